@@ -1,0 +1,21 @@
+// Two projects: `unit` (pure logic, in-process fakes allowed) and `e2e` (real lab hosts, real SDK host).
+const tsJest = { "^.+\\.ts$": ["ts-jest", { tsconfig: "tsconfig.json" }] };
+module.exports = {
+  projects: [
+    {
+      displayName: "unit",
+      testEnvironment: "node",
+      transform: tsJest,
+      testMatch: ["<rootDir>/test/unit/**/*.test.ts"],
+    },
+    {
+      displayName: "e2e",
+      testEnvironment: "node",
+      transform: tsJest,
+      testMatch: ["<rootDir>/test/e2e/**/*.test.ts"],
+      globalSetup: "<rootDir>/test/e2e/global-setup.js",
+      globalTeardown: "<rootDir>/test/e2e/global-teardown.js",
+      testTimeout: 600000,
+    },
+  ],
+};
