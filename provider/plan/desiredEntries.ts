@@ -1,0 +1,63 @@
+import { canonicalIp, hostPrefixLength } from "../schemas/ip";
+import { RealServerInputs } from "../schemas/realServer";
+import { ServiceIdentityFields } from "../schemas/serviceIdentity";
+import { VirtualServiceInputs } from "../schemas/virtualService";
+import { SnatRule } from "../facts/snatRules";
+import { IpvsDestination, IpvsService, ServiceId } from "../facts/ipvsModel";
+
+// Validated inputs -> the entries as the kernel would list them, so they compare with live facts directly.
+
+export function desiredServiceId(identity: ServiceIdentityFields): ServiceId {
+  if (identity.fwmark !== undefined) return { fwmark: identity.fwmark, family: identity.family ?? "inet" };
+  if (identity.protocol === undefined || identity.address === undefined || identity.port === undefined) {
+    throw new Error("service identity needs protocol, address and port, or fwmark");
+  }
+  return { protocol: identity.protocol, address: canonicalIp(identity.address), port: identity.port };
+}
+
+export function desiredService(inputs: VirtualServiceInputs): IpvsService {
+  const id = desiredServiceId(inputs);
+  const service: IpvsService = {
+    id,
+    scheduler: inputs.scheduler,
+    flags: [...new Set(inputs.schedulerFlags)].sort(),
+    onePacket: inputs.onePacket,
+  };
+  if (inputs.persistence) {
+    service.persistence = { timeoutSeconds: inputs.persistence.timeoutSeconds };
+    const netmask = normalizeNetmask(inputs.persistence.netmask);
+    if (netmask !== undefined) service.persistence.netmask = netmask;
+  }
+  return service;
+}
+
+// ipvsadm prints no -M for the host mask, so it is dropped here too.
+function normalizeNetmask(netmask: string | number | undefined): string | undefined {
+  if (netmask === undefined) return undefined;
+  const text = String(netmask);
+  return text === "255.255.255.255" || text === String(hostPrefixLength("inet6")) ? undefined : text;
+}
+
+export function desiredDestination(inputs: RealServerInputs): IpvsDestination {
+  const service = desiredServiceId(inputs.service);
+  const port = "fwmark" in service ? 0 : (inputs.port ?? service.port);
+  const dest: IpvsDestination = {
+    service,
+    address: canonicalIp(inputs.address),
+    port,
+    forwarding: inputs.forwarding === "fullnat" ? "nat" : inputs.forwarding,
+    weight: inputs.weight,
+    upperThreshold: inputs.upperThreshold,
+    lowerThreshold: inputs.lowerThreshold,
+  };
+  // ipvsadm -Sn prints --tun-type ipip for every tunnel destination.
+  if (dest.forwarding === "tun") dest.tunnel = { type: "ipip" };
+  return dest;
+}
+
+/** fullnat only: the SNAT rule that makes replies come back through the director. */
+export function desiredSnatRule(inputs: RealServerInputs): SnatRule | undefined {
+  const service = desiredServiceId(inputs.service);
+  if (inputs.forwarding !== "fullnat" || inputs.snatSource === undefined || "fwmark" in service) return undefined;
+  return { vip: service.address, port: service.port, toSource: canonicalIp(inputs.snatSource) };
+}

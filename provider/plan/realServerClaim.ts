@@ -1,0 +1,44 @@
+import { RealServerInputs } from "../schemas/realServer";
+import { canonicalIp, hostPrefixLength } from "../schemas/ip";
+import { serviceFamily } from "../schemas/serviceIdentity";
+import { HostClaim } from "./hostClaim";
+import { interfaceSysctl } from "./sysctls";
+
+// The tunnel device each family's IPVS encapsulation arrives on, and the module that creates it.
+const TUNNEL = { inet: { dev: "tunl0", module: "ipip" }, inet6: { dev: "ip6tnl0", module: "ip6_tunnel" } } as const;
+
+/**
+ * The host-side needs of one real server. `egressDev` is the interface facing clients and director (from
+ * `ip route get`); it gets the ARP settings too, since the kernel uses max(all, dev) for arp_ignore.
+ */
+export function realServerClaim(id: string, inputs: RealServerInputs, egressDev: string): HostClaim {
+  const claim: HostClaim = { id, vips: [], sysctls: {}, routes: [], modules: [], links: [] };
+  const family = serviceFamily(inputs.service);
+  const vip =
+    inputs.service.address === undefined
+      ? undefined
+      : `${canonicalIp(inputs.service.address)}/${hostPrefixLength(family)}`;
+  const forwarding = inputs.forwarding;
+  if ((forwarding === "dr" || forwarding === "tun") && family === "inet") {
+    // The VIP is local on every real server: it must not answer ARP for it nor use it as ARP source (IPv6 has no ARP).
+    for (const dev of ["all", egressDev]) {
+      claim.sysctls[interfaceSysctl("ipv4", dev, "arp_ignore")] = "1";
+      claim.sysctls[interfaceSysctl("ipv4", dev, "arp_announce")] = "2";
+    }
+  }
+  if (forwarding === "dr" && vip) claim.vips.push({ dev: "lo", cidr: vip });
+  if (forwarding === "tun") {
+    const tunnel = TUNNEL[family];
+    claim.modules.push(tunnel.module);
+    claim.links.push(tunnel.dev);
+    if (vip) claim.vips.push({ dev: tunnel.dev, cidr: vip });
+    if (family === "inet") {
+      claim.sysctls[interfaceSysctl("ipv4", "all", "rp_filter")] = "0";
+      claim.sysctls[interfaceSysctl("ipv4", tunnel.dev, "rp_filter")] = "0";
+    }
+  }
+  if (forwarding === "nat" && inputs.directorAddress !== undefined) {
+    claim.routes.push({ family, to: inputs.clientPrefix ?? "default", via: canonicalIp(inputs.directorAddress) });
+  }
+  return claim;
+}

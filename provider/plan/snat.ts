@@ -1,0 +1,51 @@
+import { SnatRule } from "../facts/snatRules";
+import { hostPrefixLength, ipFamily } from "../schemas/ip";
+import { command } from "./shell";
+
+// fullnat = IPVS masquerading plus this rule, so the real server sees the DIP as source and replies to the director.
+
+function ruleArgs(rule: SnatRule): string[] {
+  const family = ipFamily(rule.vip) ?? "inet";
+  const tool = family === "inet" ? "iptables" : "ip6tables";
+  const vaddr = `${rule.vip}/${hostPrefixLength(family)}`;
+  return [
+    tool,
+    "-t",
+    "nat",
+    "POSTROUTING",
+    "-m",
+    "ipvs",
+    "--vaddr",
+    vaddr,
+    "--vport",
+    String(rule.port),
+    "-j",
+    "SNAT",
+    "--to-source",
+    rule.toSource,
+  ];
+}
+
+function withVerb(rule: SnatRule, verb: "-A" | "-D"): string {
+  const [tool, table, nat, chain, ...spec] = ruleArgs(rule);
+  return command(tool, table, nat, verb, chain, ...spec);
+}
+
+function present(rule: SnatRule, live: SnatRule[]): boolean {
+  return live.some((r) => r.vip === rule.vip && r.port === rule.port && r.toSource === rule.toSource);
+}
+
+/** `live` comes from the same family's `iptables -t nat -S POSTROUTING`. */
+export function planSnatRule(desired: SnatRule, live: SnatRule[]): string[] {
+  return present(desired, live) ? [] : [withVerb(desired, "-A")];
+}
+
+export function planSnatRuleRemoval(rule: SnatRule, live: SnatRule[]): string[] {
+  return present(rule, live) ? [withVerb(rule, "-D")] : [];
+}
+
+/** The tool and the rule spec that follows `-t nat -A POSTROUTING`, for the boot-time replay file. */
+export function snatRuleSpec(rule: SnatRule): string[] {
+  const [tool, , , , ...spec] = ruleArgs(rule);
+  return [tool, ...spec];
+}

@@ -1,0 +1,99 @@
+// A per-host mutex held ON THE HOST, so operations from different processes (Pulumi runs
+// resources in parallel, possibly in several provider processes) serialize too.
+// The lock is a `flock` held by a shell at the end of a long-lived exec channel; closing our
+// stdin ends `cat`, the shell exits and the kernel releases the lock, also if we crash or the
+// connection drops.
+import { AsyncLocalStorage } from "async_hooks";
+import pLimit from "p-limit";
+import { Client } from "ssh2";
+import { collect, openExec } from "./channel";
+import { ConnectionSpec, connectionKey } from "./connection";
+import { log } from "./log";
+import { withClient } from "./pool";
+import { wrapCommand } from "./wrap";
+import { quote } from "../plan/shell";
+
+export const DEFAULT_LOCK_PATH = "/run/lvs-pulumi.lock";
+export const DEFAULT_LOCK_TIMEOUT_SECONDS = 120;
+
+export interface HostLockOptions {
+  /** Lock file on the host. Default /run/lvs-pulumi.lock. */
+  path?: string;
+  /** Give up waiting for the lock after this many seconds. Default 120. */
+  timeoutSeconds?: number;
+}
+
+// Module-level (see pool.ts). One waiter per host per process: queued callers wait here instead
+// of each holding an SSH channel (MaxSessions) while blocked in flock.
+const queues = new Map<string, pLimit.Limit>();
+// Locks held by the current async call chain, so a nested withHostLock on the same host does not deadlock.
+const held = new AsyncLocalStorage<ReadonlySet<string>>();
+
+/** Run `fn` while holding the host's lock. Re-entrant within one async call chain. */
+export async function withHostLock<T>(
+  spec: ConnectionSpec,
+  fn: () => Promise<T>,
+  opts: HostLockOptions = {},
+): Promise<T> {
+  const key = connectionKey(spec);
+  const outer = held.getStore();
+  if (outer?.has(key)) return fn();
+  let queue = queues.get(key);
+  if (!queue) queues.set(key, (queue = pLimit(1)));
+  const inner = new Set([...(outer ?? []), key]);
+  return queue(() =>
+    withClient(spec, (client) => holdLock(client, spec, opts, () => held.run(inner, fn)), { limit: false }),
+  );
+}
+
+async function holdLock<T>(
+  client: Client,
+  spec: ConnectionSpec,
+  opts: HostLockOptions,
+  fn: () => Promise<T>,
+): Promise<T> {
+  const path = opts.path ?? DEFAULT_LOCK_PATH;
+  const timeout = opts.timeoutSeconds ?? DEFAULT_LOCK_TIMEOUT_SECONDS;
+  const script = `exec 9>${quote(path)} && flock -w ${timeout} 9 && echo LOCKED && exec cat >/dev/null`;
+  const channel = await openExec(client, wrapCommand(script, spec.sudo));
+  const finished = collect(channel);
+  finished.catch(() => {}); // observed below; a dropped connection must not become an unhandled rejection
+  let closed = false;
+  let released = false;
+  channel.on("close", () => (closed = true));
+
+  await new Promise<void>((resolve, reject) => {
+    let seen = "";
+    const onData = (d: Buffer) => {
+      seen += d.toString("utf8");
+      if (!seen.includes("LOCKED\n")) return;
+      channel.removeListener("data", onData);
+      resolve();
+    };
+    channel.on("data", onData);
+    finished.then(
+      (r) => reject(new Error(`cannot lock ${path} on ${connectionKey(spec)} (exit ${r.code}): ${r.stderr.trim()}`)),
+      (err: Error) => reject(new Error(`cannot lock ${path} on ${connectionKey(spec)}: ${err.message}`)),
+    );
+  });
+  log().debug(`ssh: locked ${path} on ${connectionKey(spec)}`);
+  channel.on("close", () => {
+    if (!released) log().warn(`lost the host lock on ${connectionKey(spec)} while holding it (connection dropped?)`);
+  });
+
+  try {
+    return await fn();
+  } finally {
+    released = true;
+    channel.end(); // EOF on stdin: `cat` exits, the lock is released
+    await settleWithin(finished, 5000);
+    if (!closed) channel.close(); // the shell did not exit: force the channel shut
+    log().debug(`ssh: unlocked ${path} on ${connectionKey(spec)}`);
+  }
+}
+
+async function settleWithin(promise: Promise<unknown>, ms: number): Promise<void> {
+  let timer: NodeJS.Timeout | undefined;
+  await Promise.race([promise.catch(() => {}), new Promise((resolve) => (timer = setTimeout(resolve, ms)))]);
+  clearTimeout(timer);
+}

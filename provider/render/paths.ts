@@ -1,0 +1,51 @@
+// Every file lvs-pulumi writes on a host. Everything we own lives under /etc/lvs-pulumi or carries "lvs-pulumi".
+
+export const STATE_DIR = "/etc/lvs-pulumi";
+export const SCRIPT_DIR = "/usr/local/lib/lvs-pulumi";
+export const SYSTEMD_DIR = "/etc/systemd/system";
+
+// Director.
+export const DIRECTOR_MODULES_FILE = "/etc/modules-load.d/lvs-pulumi.conf";
+export const DIRECTOR_SYSCTL_FILE = "/etc/sysctl.d/90-lvs-pulumi.conf";
+/** One `ipvsadm -R` fragment per owned entry: 10-svc-* sort before 20-rs-*. */
+export const IPVS_FRAGMENT_DIR = `${STATE_DIR}/ipvs.d`;
+/** One fullnat SNAT rule per file: "<iptables|ip6tables> <rule spec>". */
+export const SNAT_FRAGMENT_DIR = `${STATE_DIR}/snat.d`;
+/** "tcp tcpfin udp" for `ipvsadm --set`, which -R fragments cannot carry. */
+export const IPVS_TIMEOUTS_FILE = `${STATE_DIR}/ipvs-timeouts`;
+export const IPVS_RESTORE_SCRIPT = `${SCRIPT_DIR}/restore-ipvs.sh`;
+export const IPVS_UNIT_NAME = "lvs-pulumi-ipvs.service";
+
+// Real server (a host may be a director and a real server at once, hence separate files).
+export const REALSERVER_MODULES_FILE = "/etc/modules-load.d/lvs-pulumi-realserver.conf";
+export const REALSERVER_SYSCTL_FILE = "/etc/sysctl.d/90-lvs-pulumi-realserver.conf";
+/** One JSON claim per RealServer resource on this host. */
+export const CLAIM_DIR = `${STATE_DIR}/claims.d`;
+export const ORIGINALS_FILE = `${STATE_DIR}/originals.json`;
+export const REALSERVER_RESTORE_SCRIPT = `${SCRIPT_DIR}/restore-realserver.sh`;
+export const REALSERVER_UNIT_NAME = "lvs-pulumi-realserver.service";
+
+/** A key ("tcp:[2001:db8::1]:80/[2001:db8::11]:80") as a file name part. */
+export function fileSafe(key: string): string {
+  return key.replace(/[^A-Za-z0-9.-]+/g, "_");
+}
+
+export function serviceFragmentPath(serviceKey: string): string {
+  return `${IPVS_FRAGMENT_DIR}/10-svc-${fileSafe(serviceKey)}.rules`;
+}
+
+export function destinationFragmentPath(destinationKey: string): string {
+  return `${IPVS_FRAGMENT_DIR}/20-rs-${fileSafe(destinationKey)}.rules`;
+}
+
+export function snatFragmentPath(destinationKey: string): string {
+  return `${SNAT_FRAGMENT_DIR}/${fileSafe(destinationKey)}.rules`;
+}
+
+export function claimPath(claimId: string): string {
+  return `${CLAIM_DIR}/${fileSafe(claimId)}.json`;
+}
+
+export function unitPath(unitName: string): string {
+  return `${SYSTEMD_DIR}/${unitName}`;
+}

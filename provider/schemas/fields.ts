@@ -1,0 +1,25 @@
+import { z } from "zod";
+import { ipFamily } from "./ip";
+
+// Field builders are functions: Pulumi's closure serializer cannot capture module-level zod objects.
+
+export function intInRange(min: number, max: number) {
+  const range = `is out of range ${min}..${max}`;
+  return z
+    .number()
+    .int({ error: `is not an integer in ${min}..${max}` })
+    .min(min, { error: range })
+    .max(max, { error: range });
+}
+
+export function portField() {
+  return intInRange(1, 65535);
+}
+
+export function ipAddressField() {
+  return z.string().refine((value) => ipFamily(value) !== undefined, { error: "is not an IPv4 or IPv6 address" });
+}
+
+export function enumField<const T extends readonly [string, ...string[]]>(values: T, what: string) {
+  return z.enum(values, { error: `is not a known ${what}; allowed: ${values.join(", ")}` });
+}

@@ -1,0 +1,40 @@
+import * as ipaddr from "ipaddr.js";
+
+export type Family = "inet" | "inet6";
+
+/** Family of a literal IP address; undefined for anything else (hostnames, "1.2.3.4;reboot", zone ids, CIDRs). */
+export function ipFamily(value: string): Family | undefined {
+  if (ipaddr.IPv4.isValidFourPartDecimal(value)) return "inet";
+  // ipaddr.js accepts zone ids (fe80::1%eth0); they are meaningless for a VIP and '%' has no business in a command.
+  if (!value.includes("%") && ipaddr.IPv6.isValid(value)) return "inet6";
+  return undefined;
+}
+
+/** The text ipvsadm and iproute2 print for an address, so desired and live values compare equal. */
+export function canonicalIp(value: string): string {
+  const address = ipaddr.parse(value);
+  return address instanceof ipaddr.IPv6 ? address.toRFC5952String() : address.toString();
+}
+
+/** "a.b.c.d/n" or "x::y/n" with a family; undefined when not a CIDR. */
+export function cidrFamily(value: string): Family | undefined {
+  const slash = value.indexOf("/");
+  if (slash < 0 || !/^\d{1,3}$/.test(value.slice(slash + 1))) return undefined;
+  const family = ipFamily(value.slice(0, slash));
+  const prefix = Number(value.slice(slash + 1));
+  return family && prefix <= hostPrefixLength(family) ? family : undefined;
+}
+
+/** A dotted IPv4 netmask with contiguous ones (255.255.255.0, not 255.0.255.0). */
+export function isIpv4Netmask(value: string): boolean {
+  return ipaddr.IPv4.isValidFourPartDecimal(value) && ipaddr.IPv4.parse(value).prefixLengthFromSubnetMask() !== null;
+}
+
+export function hostPrefixLength(family: Family): number {
+  return family === "inet" ? 32 : 128;
+}
+
+/** "addr:port" as ipvsadm prints it: IPv6 addresses in brackets. */
+export function hostPort(address: string, port: number): string {
+  return address.includes(":") ? `[${address}]:${port}` : `${address}:${port}`;
+}

@@ -1,0 +1,90 @@
+import { z } from "zod";
+import { connectionSchema } from "./connection";
+import { enumField, intInRange, ipAddressField, portField } from "./fields";
+import { cidrFamily, Family, ipFamily } from "./ip";
+import { checkServiceIdentity, serviceFamily, serviceIdentityShape, ServiceIdentityFields } from "./serviceIdentity";
+import { FORWARDING_METHODS, ForwardingMethod } from "./vocabulary";
+
+export function realServerInputsSchema() {
+  return z
+    .object({
+      directors: z.array(connectionSchema()).min(1, { error: "must list at least one director" }),
+      service: z.object(serviceIdentityShape()).superRefine(checkServiceIdentity),
+      /** The RIP. */
+      address: ipAddressField(),
+      /** Defaults to the service port; fwmark services have none. */
+      port: portField().optional(),
+      weight: intInRange(0, 65535).default(1),
+      upperThreshold: intInRange(0, 2 ** 31).default(0),
+      lowerThreshold: intInRange(0, 2 ** 31).default(0),
+      forwarding: enumField(FORWARDING_METHODS, "forwarding method").default("dr"),
+      /** fullnat: the director's DIP that client traffic is SNATed to. */
+      snatSource: ipAddressField().optional(),
+      /** The real server itself, for host-side setup (VIP on lo/tunl0, sysctls, return route). */
+      host: connectionSchema().optional(),
+      /** nat: the DIP the real server routes replies back through. */
+      directorAddress: ipAddressField().optional(),
+      /** nat: route only this client prefix via the director instead of the default route. */
+      clientPrefix: z.string().optional(),
+    })
+    .superRefine(checkRealServer);
+}
+
+export type RealServerInputs = z.output<ReturnType<typeof realServerInputsSchema>>;
+
+type RealServerRuleFields = {
+  service: ServiceIdentityFields;
+  address: string;
+  port?: number;
+  upperThreshold: number;
+  lowerThreshold: number;
+  forwarding: ForwardingMethod;
+  snatSource?: string;
+  directorAddress?: string;
+  clientPrefix?: string;
+};
+
+function checkRealServer(value: RealServerRuleFields, ctx: z.core.$RefinementCtx): void {
+  const issue = (path: string[], message: string) => ctx.addIssue({ code: "custom", path, message });
+  const family = serviceFamily(value.service);
+  const familyName = (f: Family) => (f === "inet" ? "IPv4" : "IPv6");
+  const sameFamily = (field: "address" | "snatSource" | "directorAddress") => {
+    const address = value[field];
+    if (address !== undefined && ipFamily(address) !== family) {
+      issue([field], `is not ${familyName(family)} like the service`);
+    }
+  };
+  sameFamily("address");
+  const fwmark = value.service.fwmark !== undefined;
+  if (fwmark && value.port !== undefined) {
+    issue(["port"], "is not allowed for a fwmark service");
+  }
+  // DR and TUN deliver the packet unchanged, so the real server must listen on the service port.
+  if (!fwmark && (value.forwarding === "dr" || value.forwarding === "tun")) {
+    if (value.port !== undefined && value.port !== value.service.port) {
+      issue(["port"], `must equal the service port ${value.service.port} for ${value.forwarding}`);
+    }
+  }
+  if (value.upperThreshold > 0 && value.lowerThreshold > value.upperThreshold) {
+    issue(["lowerThreshold"], `must not exceed upperThreshold ${value.upperThreshold}`);
+  }
+  if (value.forwarding === "fullnat") {
+    if (fwmark) issue(["forwarding"], "is not supported for fwmark services (the SNAT rule matches VIP:port)");
+    if (value.snatSource === undefined) issue(["snatSource"], "is required for fullnat (the DIP to SNAT to)");
+  } else if (value.snatSource !== undefined) {
+    issue(["snatSource"], "is only for fullnat forwarding");
+  }
+  sameFamily("snatSource");
+  if (value.forwarding !== "nat") {
+    if (value.directorAddress !== undefined) issue(["directorAddress"], "is only for nat forwarding");
+    if (value.clientPrefix !== undefined) issue(["clientPrefix"], "is only for nat forwarding");
+  }
+  sameFamily("directorAddress");
+  if (value.clientPrefix !== undefined) {
+    if (cidrFamily(value.clientPrefix) !== family) {
+      issue(["clientPrefix"], `is not an ${familyName(family)} prefix (address/length) like the service`);
+    } else if (value.directorAddress === undefined) {
+      issue(["directorAddress"], "is required with clientPrefix (the gateway for that prefix)");
+    }
+  }
+}

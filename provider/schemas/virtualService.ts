@@ -1,0 +1,67 @@
+import { z } from "zod";
+import { connectionSchema } from "./connection";
+import { enumField, intInRange } from "./fields";
+import { isIpv4Netmask } from "./ip";
+import { checkServiceIdentity, serviceFamily, serviceIdentityShape, ServiceIdentityFields } from "./serviceIdentity";
+import { flagScheduler, SCHEDULER_FLAGS, SCHEDULERS, Scheduler, SchedulerFlag } from "./vocabulary";
+
+export function virtualServiceInputsSchema() {
+  return z
+    .object({
+      directors: z.array(connectionSchema()).min(1, { error: "must list at least one director" }),
+      ...serviceIdentityShape(),
+      scheduler: enumField(SCHEDULERS, "scheduler").default("wlc"),
+      schedulerFlags: z.array(enumField(SCHEDULER_FLAGS, "scheduler flag")).default([]),
+      persistence: z
+        .object({
+          timeoutSeconds: intInRange(1, 2 ** 31),
+          /** IPv4: dotted mask ("255.255.255.0"); IPv6: prefix length (64). */
+          netmask: z.union([z.string(), z.number()]).optional(),
+        })
+        .optional(),
+      onePacket: z.boolean().default(false),
+    })
+    .superRefine(checkVirtualService);
+}
+
+export type VirtualServiceInputs = z.output<ReturnType<typeof virtualServiceInputsSchema>>;
+
+type ServiceRuleFields = ServiceIdentityFields & {
+  scheduler: Scheduler;
+  schedulerFlags: SchedulerFlag[];
+  persistence?: { netmask?: string | number };
+  onePacket: boolean;
+};
+
+function checkVirtualService(value: ServiceRuleFields, ctx: z.core.$RefinementCtx): void {
+  checkServiceIdentity(value, ctx);
+  value.schedulerFlags.forEach((flag, index) => {
+    if (flagScheduler(flag) !== value.scheduler) {
+      ctx.addIssue({
+        code: "custom",
+        path: ["schedulerFlags", index],
+        message: `needs scheduler "${flagScheduler(flag)}" (scheduler is "${value.scheduler}")`,
+      });
+    }
+  });
+  const netmask = value.persistence?.netmask;
+  if (netmask !== undefined) {
+    const ok =
+      serviceFamily(value) === "inet"
+        ? typeof netmask === "string" && isIpv4Netmask(netmask)
+        : typeof netmask === "number" && Number.isInteger(netmask) && netmask >= 1 && netmask <= 128;
+    if (!ok) {
+      const expected =
+        serviceFamily(value) === "inet" ? "an IPv4 dotted mask like 255.255.255.0" : "a prefix length 1..128";
+      ctx.addIssue({
+        code: "custom",
+        path: ["persistence", "netmask"],
+        message: `does not fit the ${serviceFamily(value) === "inet" ? "IPv4" : "IPv6"} service: expected ${expected}`,
+      });
+    }
+  }
+  // One-packet scheduling only makes sense for datagrams; a fwmark may well select only UDP.
+  if (value.onePacket && value.protocol !== undefined && value.protocol !== "udp") {
+    ctx.addIssue({ code: "custom", path: ["onePacket"], message: "is only valid for udp (or fwmark) services" });
+  }
+}

@@ -1,0 +1,64 @@
+import { ipvsTable } from "../../../provider/facts/ipvsTable";
+import { desiredDestination, desiredService, desiredSnatRule } from "../../../provider/plan/desiredEntries";
+import { planDestination } from "../../../provider/plan/realServer";
+import { planService } from "../../../provider/plan/virtualService";
+import { realServerInputsSchema } from "../../../provider/schemas/realServer";
+import { virtualServiceInputsSchema } from "../../../provider/schemas/virtualService";
+import { ipvsadmFixture } from "../facts/fixtures";
+
+const live = ipvsTable(ipvsadmFixture("ipvsadm-Sn.txt"), ipvsadmFixture("ipvsadm-Ln-exact-thresholds.txt"));
+const directors = [{ host: "192.0.2.10", insecureSkipHostKeyCheck: true }];
+
+describe("desired entries from inputs", () => {
+  it("match the captured table after normalising addresses and default netmasks", () => {
+    const service = desiredService(
+      virtualServiceInputsSchema().parse({
+        directors,
+        protocol: "tcp",
+        address: "2001:DB8:100:0::101",
+        port: 443,
+        scheduler: "sh",
+        schedulerFlags: ["sh-port"],
+        persistence: { timeoutSeconds: 300, netmask: 64 },
+      }),
+    );
+    expect(planService(service, live)).toEqual([]);
+    const hostMask = desiredService(
+      virtualServiceInputsSchema().parse({
+        directors,
+        protocol: "tcp",
+        address: "203.0.113.108",
+        port: 80,
+        persistence: { timeoutSeconds: 60, netmask: "255.255.255.255" },
+      }),
+    );
+    expect(hostMask.persistence).toEqual({ timeoutSeconds: 60 });
+  });
+
+  it("defaults the real server port to the service port, 0 for fwmark, and tunnels with ipip", () => {
+    const base = {
+      directors,
+      service: { protocol: "tcp", address: "203.0.113.109", port: 80 },
+      address: "198.51.100.132",
+      forwarding: "tun",
+    };
+    expect(planDestination(desiredDestination(realServerInputsSchema().parse(base)), live)).toEqual([]);
+    const fwm = desiredDestination(
+      realServerInputsSchema().parse({ directors, service: { fwmark: 5 }, address: "198.51.100.131" }),
+    );
+    expect(planDestination(fwm, live)).toEqual([]);
+  });
+
+  it("turns fullnat into masquerading plus an SNAT rule", () => {
+    const inputs = realServerInputsSchema().parse({
+      directors,
+      service: { protocol: "tcp", address: "203.0.113.101", port: 80 },
+      address: "198.51.100.131",
+      forwarding: "fullnat",
+      snatSource: "198.51.100.1",
+    });
+    expect(desiredDestination(inputs).forwarding).toBe("nat");
+    expect(desiredSnatRule(inputs)).toEqual({ vip: "203.0.113.101", port: 80, toSource: "198.51.100.1" });
+    expect(desiredSnatRule({ ...inputs, forwarding: "nat" })).toBeUndefined();
+  });
+});

@@ -1,0 +1,126 @@
+import { HostClaim } from "../../../provider/plan/hostClaim";
+import { HostOriginals, planRealServerHost, RealServerHostFacts } from "../../../provider/plan/realServerHost";
+
+const arp = { "net.ipv4.conf.all.arp_ignore": "1", "net.ipv4.conf.all.arp_announce": "2" };
+const dr = (id: string, vip: string): HostClaim => ({
+  id,
+  vips: [{ dev: "lo", cidr: vip }],
+  sysctls: arp,
+  routes: [],
+  modules: [],
+  links: [],
+});
+const web80 = dr("web-80", "203.0.113.101/32");
+const web443 = dr("web-443", "203.0.113.101/32");
+const none: HostOriginals = { sysctls: {}, routes: {} };
+
+function facts(over: Partial<RealServerHostFacts> = {}): RealServerHostFacts {
+  return {
+    loadedModules: [],
+    links: {},
+    addresses: { lo: ["127.0.0.1/8"] },
+    sysctls: { "net.ipv4.conf.all.arp_ignore": "0", "net.ipv4.conf.all.arp_announce": "0" },
+    routes: { inet: [{ dst: "default", gateway: "192.0.2.1", dev: "eth0" }], inet6: [] },
+    ...over,
+  };
+}
+const converged = facts({
+  addresses: { lo: ["127.0.0.1/8", "203.0.113.101/32"] },
+  sysctls: { "net.ipv4.conf.all.arp_ignore": "1", "net.ipv4.conf.all.arp_announce": "2" },
+});
+const recorded: HostOriginals = {
+  sysctls: { "net.ipv4.conf.all.arp_announce": "0", "net.ipv4.conf.all.arp_ignore": "0" },
+  routes: {},
+};
+
+describe("planRealServerHost", () => {
+  it("sets ARP sysctls before adding the VIP and records the originals", () => {
+    expect(planRealServerHost([web80], [], facts(), none)).toEqual({
+      commands: [
+        "sysctl -w net.ipv4.conf.all.arp_announce=2",
+        "sysctl -w net.ipv4.conf.all.arp_ignore=1",
+        "ip addr add 203.0.113.101/32 dev lo",
+      ],
+      originals: recorded,
+    });
+  });
+
+  it("is converged on a second run", () => {
+    expect(planRealServerHost([web80, web443], [], converged, recorded)).toEqual({ commands: [], originals: recorded });
+  });
+
+  it("keeps a shared VIP and sysctls while another claim needs them", () => {
+    expect(planRealServerHost([web443], [web80], converged, recorded)).toEqual({ commands: [], originals: recorded });
+  });
+
+  it("removes the VIP and restores original sysctls with the last claim", () => {
+    expect(planRealServerHost([], [web443], converged, recorded)).toEqual({
+      commands: [
+        "ip addr del 203.0.113.101/32 dev lo",
+        "sysctl -w net.ipv4.conf.all.arp_announce=0",
+        "sysctl -w net.ipv4.conf.all.arp_ignore=0",
+      ],
+      originals: none,
+    });
+  });
+
+  it("brings up tunl0 after loading ipip", () => {
+    const tun: HostClaim = {
+      id: "tun",
+      vips: [{ dev: "tunl0", cidr: "203.0.113.101/32" }],
+      sysctls: { "net.ipv4.conf.all.rp_filter": "0", "net.ipv4.conf.tunl0.rp_filter": "0" },
+      routes: [],
+      modules: ["ipip"],
+      links: ["tunl0"],
+    };
+    const plan = planRealServerHost([tun], [], facts({ sysctls: { "net.ipv4.conf.all.rp_filter": "2" } }), none);
+    expect(plan.commands).toEqual([
+      "modprobe ipip",
+      "ip link set dev tunl0 up",
+      "sysctl -w net.ipv4.conf.tunl0.rp_filter=0",
+      "ip addr add 203.0.113.101/32 dev tunl0",
+    ]);
+    expect(plan.originals).toEqual(none);
+  });
+
+  it("routes NAT replies via the director and restores the previous default route", () => {
+    const nat: HostClaim = {
+      id: "nat",
+      vips: [],
+      sysctls: {},
+      routes: [{ family: "inet", to: "default", via: "198.51.100.1" }],
+      modules: [],
+      links: [],
+    };
+    const added = planRealServerHost([nat], [], facts(), none);
+    expect(added).toEqual({
+      commands: ["ip route replace default via 198.51.100.1"],
+      originals: { sysctls: {}, routes: { "inet:default": { via: "192.0.2.1", dev: "eth0" } } },
+    });
+    const routed = facts({ routes: { inet: [{ dst: "default", gateway: "198.51.100.1", dev: "eth1" }], inet6: [] } });
+    expect(planRealServerHost([nat], [], routed, added.originals).commands).toEqual([]);
+    expect(planRealServerHost([], [nat], routed, added.originals)).toEqual({
+      commands: ["ip route replace default via 192.0.2.1 dev eth0"],
+      originals: none,
+    });
+  });
+
+  it("deletes a client prefix route that did not exist before", () => {
+    const nat: HostClaim = {
+      id: "nat",
+      vips: [],
+      sysctls: {},
+      routes: [{ family: "inet6", to: "2001:db8:c::/64", via: "2001:db8::1" }],
+      modules: [],
+      links: [],
+    };
+    const added = planRealServerHost([nat], [], facts(), none);
+    expect(added.commands).toEqual(["ip -6 route replace 2001:db8:c::/64 via 2001:db8::1"]);
+    const routed = facts({
+      routes: { inet: [], inet6: [{ dst: "2001:db8:c::/64", gateway: "2001:db8::1", dev: "eth1" }] },
+    });
+    expect(planRealServerHost([], [nat], routed, added.originals).commands).toEqual([
+      "ip -6 route del 2001:db8:c::/64 via 2001:db8::1",
+    ]);
+  });
+});

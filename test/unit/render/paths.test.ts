@@ -1,0 +1,19 @@
+import {
+  claimPath,
+  destinationFragmentPath,
+  serviceFragmentPath,
+  snatFragmentPath,
+} from "../../../provider/render/paths";
+
+test("fragment names sort services before real servers and survive any key", () => {
+  expect(serviceFragmentPath("tcp:203.0.113.101:80")).toBe("/etc/lvs-pulumi/ipvs.d/10-svc-tcp_203.0.113.101_80.rules");
+  expect(destinationFragmentPath("tcp:[2001:db8::1]:80/[2001:db8::11]:80")).toBe(
+    "/etc/lvs-pulumi/ipvs.d/20-rs-tcp_2001_db8_1_80_2001_db8_11_80.rules",
+  );
+  expect(snatFragmentPath("tcp:203.0.113.101:80/198.51.100.131:80")).toBe(
+    "/etc/lvs-pulumi/snat.d/tcp_203.0.113.101_80_198.51.100.131_80.rules",
+  );
+  expect(claimPath("urn:pulumi:dev::lb::lvs:RealServer::web-1")).toBe(
+    "/etc/lvs-pulumi/claims.d/urn_pulumi_dev_lb_lvs_RealServer_web-1.json",
+  );
+});
