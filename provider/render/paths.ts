@@ -25,6 +25,15 @@ export const ORIGINALS_FILE = `${STATE_DIR}/originals.json`;
 export const REALSERVER_RESTORE_SCRIPT = `${SCRIPT_DIR}/restore-realserver.sh`;
 export const REALSERVER_UNIT_NAME = "lvs-pulumi-realserver.service";
 
+/** Our folders, children before parents, so that emptied ones can be removed in this order. */
+export const OWNED_DIRS = [
+  `${STATE_DIR}/claims.d`,
+  `${STATE_DIR}/ipvs.d`,
+  `${STATE_DIR}/snat.d`,
+  STATE_DIR,
+  SCRIPT_DIR,
+];
+
 /** A key ("tcp:[2001:db8::1]:80/[2001:db8::11]:80") as a file name part. */
 export function fileSafe(key: string): string {
   return key.replace(/[^A-Za-z0-9.-]+/g, "_");

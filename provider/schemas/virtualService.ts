@@ -20,6 +20,13 @@ export function virtualServiceInputsSchema() {
         })
         .optional(),
       onePacket: z.boolean().default(false),
+      /** Hold the VIP on the directors (false when something else does, e.g. keepalived in an HA pair). */
+      bindVip: z.boolean().default(true),
+      /** The director interface that holds the VIP; by default the one the director routes the VIP through. */
+      vipInterface: z
+        .string()
+        .regex(/^[A-Za-z0-9_.:-]{1,15}$/, { error: "is not an interface name" })
+        .optional(),
     })
     .superRefine(checkVirtualService);
 }

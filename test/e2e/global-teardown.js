@@ -4,6 +4,8 @@ const fs = require("fs");
 const path = require("path");
 
 module.exports = async () => {
+  // Development only: keep the lab for the next run. `npm test` stops it regardless (scripts/test.sh).
+  if (process.env.LVS_LAB_KEEP === "1") return;
   const state = process.env.LVS_LAB_STATE || path.resolve(__dirname, "../../.lab");
   const pidFile = path.join(state, "qemu.pid");
   const pid = fs.existsSync(pidFile) ? Number(fs.readFileSync(pidFile, "utf8").trim()) : undefined;

@@ -67,12 +67,13 @@ for unit in systemd-logind.service systemd-update-utmp.service systemd-update-ut
   systemd-journal-flush.service systemd-timesyncd.service apt-daily.timer apt-daily-upgrade.timer e2scrub_all.timer \
   e2scrub_reap.service fstrim.timer getty@tty1.service serial-getty@ttyS0.service console-getty.service \
   systemd-firstboot.service systemd-machine-id-commit.service systemd-random-seed.service keepalived.service \
-  ipvsadm.service; do
+  ipvsadm.service dbus.service dbus.socket dev-hugepages.mount sys-kernel-debug.mount sys-kernel-tracing.mount; do
   ln -sf /dev/null "$root/etc/systemd/system/$unit"
 done
 # keepalived is masked in the image only so the hosts start clean; the product unmasks it where it owns it.
 rm -f "$root/etc/systemd/system/keepalived.service"
 rm -f "$root/etc/systemd/system/multi-user.target.wants/keepalived.service"
+ln -sf /lib/systemd/system/multi-user.target "$root/etc/systemd/system/default.target"
 mkdir -p "$root/etc/systemd/system.conf.d"
 printf '[Manager]\nShowStatus=no\nDefaultTimeoutStartSec=30s\n' >"$root/etc/systemd/system.conf.d/lab.conf"
 printf '[Journal]\nStorage=volatile\nRuntimeMaxUse=8M\n' >"$root/etc/systemd/journald.conf"

@@ -1,0 +1,5 @@
+// lvs-pulumi: Linux Virtual Server load balancers as Pulumi resources, built over SSH.
+export type { ConnectionArgs } from "./resources/connection";
+export { Director, DirectorArgs, DirectorRef } from "./resources/director";
+export { VirtualService, VirtualServiceArgs } from "./resources/virtual-service";
+export { RealServer, RealServerArgs } from "./resources/real-server";

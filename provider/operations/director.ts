@@ -1,0 +1,104 @@
+import { fileFact } from "../facts/files";
+import { ipvsTimeoutsFact } from "../facts/ipvsTimeouts";
+import { ipvsadmVersionFact } from "../facts/ipvsadmVersion";
+import { kernelReleaseFact } from "../facts/kernel";
+import { availableSchedulersFact } from "../facts/schedulers";
+import { directorState, planDirector } from "../plan/director";
+import { planFiles } from "../plan/files";
+import { HostClaim } from "../plan/hostClaim";
+import { renderTimeouts } from "../render/ipvsRules";
+import { IPVS_TIMEOUTS_FILE } from "../render/paths";
+import { DirectorInputs } from "../schemas/director";
+import { applyHostClaims } from "./host-claims";
+import { installIpvsBoot, ipvsBootFacts, removeIpvsBootIfUnused } from "./ipvs-boot";
+import { HostSession, withHost } from "./session";
+
+export interface DirectorFacts {
+  kernelRelease: string;
+  ipvsadmVersion: string;
+  schedulers: string[];
+}
+
+const DIRECTOR_CLAIM = "director";
+
+// Installs with whatever package manager the host has; only when the user opted in.
+const INSTALL_IPVSADM =
+  "if command -v apt-get >/dev/null; then DEBIAN_FRONTEND=noninteractive apt-get install -y -q ipvsadm; " +
+  "elif command -v dnf >/dev/null; then dnf install -y -q ipvsadm; else yum install -y -q ipvsadm; fi";
+
+/** Prepares a director: ipvsadm, IPVS and scheduler modules, sysctls and timeouts, all persisted for boot. */
+export function applyDirector(inputs: DirectorInputs): Promise<DirectorFacts> {
+  return withHost(inputs.connection, async (session) => {
+    let facts = await readDirectorFacts(session);
+    if (facts.ipvsadm === undefined) {
+      if (!inputs.installIpvsadm) {
+        throw new Error(`host ${session.name}: ipvsadm is not installed; install it or set installIpvsadm: true`);
+      }
+      await session.apply([INSTALL_IPVSADM]);
+      facts = await readDirectorFacts(session);
+    }
+    // Every scheduler the kernel has is loaded: a virtual service may switch scheduler without touching the director.
+    const state = directorState(inputs, { schedulers: facts.schedulers, forwarding: [], families: [] });
+    const claim: HostClaim = {
+      id: DIRECTOR_CLAIM,
+      vips: [],
+      sysctls: state.sysctls,
+      routes: [],
+      modules: state.modules,
+      links: [],
+    };
+    await applyHostClaims(session, [claim], []);
+    const live = await session.read({
+      timeouts: ipvsTimeoutsFact(),
+      timeoutsFile: fileFact(IPVS_TIMEOUTS_FILE),
+      ...ipvsBootFacts(),
+    });
+    await session.apply([
+      ...planDirector(
+        { modules: [], sysctls: {}, timeouts: state.timeouts },
+        { loadedModules: [], sysctls: {}, timeouts: live.timeouts },
+      ),
+      ...planFiles([{ path: IPVS_TIMEOUTS_FILE, content: state.timeouts ? renderTimeouts(state.timeouts) : null }], {
+        [IPVS_TIMEOUTS_FILE]: live.timeoutsFile,
+      }),
+      ...installIpvsBoot(live),
+    ]);
+    return {
+      kernelRelease: facts.kernelRelease,
+      ipvsadmVersion: facts.ipvsadm?.ipvsadm ?? "",
+      schedulers: facts.schedulers,
+    };
+  });
+}
+
+async function readDirectorFacts(session: HostSession) {
+  const facts = await session.read({
+    kernelRelease: kernelReleaseFact(),
+    ipvsadm: ipvsadmVersionFact(),
+    schedulers: availableSchedulersFact(),
+  });
+  return facts;
+}
+
+export function readDirector(inputs: DirectorInputs): Promise<DirectorFacts> {
+  return withHost(inputs.connection, async (session) => {
+    const facts = await readDirectorFacts(session);
+    return {
+      kernelRelease: facts.kernelRelease,
+      ipvsadmVersion: facts.ipvsadm?.ipvsadm ?? "",
+      schedulers: facts.schedulers,
+    };
+  });
+}
+
+/** Undoes the director's own setup; the entries of virtual services and real servers are theirs to remove. */
+export function removeDirector(inputs: DirectorInputs): Promise<void> {
+  return withHost(inputs.connection, async (session) => {
+    await applyHostClaims(session, [], [DIRECTOR_CLAIM]);
+    const live = await session.read({ timeoutsFile: fileFact(IPVS_TIMEOUTS_FILE) });
+    await session.apply(
+      planFiles([{ path: IPVS_TIMEOUTS_FILE, content: null }], { [IPVS_TIMEOUTS_FILE]: live.timeoutsFile }),
+    );
+    await removeIpvsBootIfUnused(session);
+  });
+}

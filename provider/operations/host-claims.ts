@@ -1,0 +1,106 @@
+import { fileFact, unitEnabledFact } from "../facts/files";
+import { hostClaimsFact, hostOriginalsFact } from "../facts/hostClaims";
+import { interfaceAddressesFact } from "../facts/interfaceAddresses";
+import { linkFact } from "../facts/link";
+import { loadedModulesFact } from "../facts/modules";
+import { routesFact } from "../facts/routes";
+import { sysctlFact } from "../facts/sysctl";
+import { OwnedFile, planFiles, pruneEmptyDirs } from "../plan/files";
+import { HostClaim, mergeClaims } from "../plan/hostClaim";
+import { planRealServerHost } from "../plan/realServerHost";
+import { command } from "../plan/shell";
+import { renderClaimFile, renderOriginalsFile } from "../render/claimFile";
+import { renderModulesLoad } from "../render/modulesLoad";
+import {
+  claimPath,
+  OWNED_DIRS,
+  ORIGINALS_FILE,
+  REALSERVER_MODULES_FILE,
+  REALSERVER_RESTORE_SCRIPT,
+  REALSERVER_SYSCTL_FILE,
+  REALSERVER_UNIT_NAME,
+  unitPath,
+} from "../render/paths";
+import { renderRealServerRestoreScript } from "../render/realServerRestoreScript";
+import { renderSysctlConf } from "../render/sysctlConf";
+import { renderRealServerUnit } from "../render/units";
+import { HostSession } from "./session";
+
+/**
+ * Converges a host's claimed setup (VIPs, sysctls, routes, modules, links) after adding or replacing `add` and
+ * dropping the claims with ids in `release`: live changes plus the files that replay them at boot. Claims of other
+ * resources on the host are kept, so resources sharing a VIP never undo each other.
+ */
+export async function applyHostClaims(session: HostSession, add: HostClaim[], release: string[]): Promise<void> {
+  const stored = await session.read({ claims: hostClaimsFact(), originals: hostOriginalsFact() });
+  const touched = new Set([...add.map((c) => c.id), ...release]);
+  const claims = [...stored.claims.filter((c) => !touched.has(c.id)), ...add];
+  const released = stored.claims.filter((c) => release.includes(c.id) && !add.some((a) => a.id === c.id));
+  // Replacing a claim also releases what only its old version needed.
+  const superseded = stored.claims.filter((c) => add.some((a) => a.id === c.id));
+  const all = mergeClaims([...claims, ...released, ...superseded]);
+
+  const devices = [...new Set(all.vips.map((v) => v.dev))];
+  const files = ownedFiles(claims, add, released);
+  const facts = await session.read({
+    loadedModules: loadedModulesFact(),
+    sysctls: sysctlFact(Object.keys(all.sysctls)),
+    routes4: routesFact("inet"),
+    routes6: routesFact("inet6"),
+    unitEnabled: unitEnabledFact(REALSERVER_UNIT_NAME),
+    originalsFile: fileFact(ORIGINALS_FILE),
+    ...Object.fromEntries(devices.map((dev, i) => [`addresses${i}`, interfaceAddressesFact(dev)])),
+    ...Object.fromEntries(all.links.map((dev, i) => [`link${i}`, linkFact(dev)])),
+    ...Object.fromEntries(files.map((file, i) => [`file${i}`, fileFact(file.path)])),
+  });
+  const at = facts as unknown as Record<string, unknown>;
+  const plan = planRealServerHost(
+    claims,
+    [...released, ...superseded],
+    {
+      loadedModules: facts.loadedModules,
+      sysctls: facts.sysctls,
+      routes: { inet: facts.routes4, inet6: facts.routes6 },
+      addresses: Object.fromEntries(
+        devices.map((dev, i) => [dev, (at[`addresses${i}`] as { cidr: string }[]).map((a) => a.cidr)]),
+      ),
+      links: Object.fromEntries(all.links.map((dev, i) => [dev, at[`link${i}`] as { present: boolean; up: boolean }])),
+    },
+    stored.originals,
+  );
+  const live = Object.fromEntries(files.map((file, i) => [file.path, at[`file${i}`] as string | null]));
+  const keepOriginals = Object.keys(plan.originals.sysctls).length + Object.keys(plan.originals.routes).length > 0;
+  const originalsFile: OwnedFile = {
+    path: ORIGINALS_FILE,
+    content: keepOriginals ? renderOriginalsFile(plan.originals) : null,
+    mode: "0600",
+  };
+  const unit = claims.length > 0;
+  const enable = unit && !facts.unitEnabled ? [command("systemctl", "enable", "--quiet", REALSERVER_UNIT_NAME)] : [];
+  const disable = !unit && facts.unitEnabled ? [command("systemctl", "disable", "--quiet", REALSERVER_UNIT_NAME)] : [];
+  await session.apply([
+    // Originals first: a failure half-way must still know what to restore.
+    ...planFiles([originalsFile], { [ORIGINALS_FILE]: facts.originalsFile }),
+    ...disable,
+    ...planFiles(files, live),
+    ...enable,
+    ...plan.commands,
+    ...(claims.length === 0 && released.length > 0 ? [pruneEmptyDirs(OWNED_DIRS)] : []),
+  ]);
+}
+
+function ownedFiles(claims: HostClaim[], add: HostClaim[], released: HostClaim[]): OwnedFile[] {
+  const state = mergeClaims(claims);
+  const any = claims.length > 0;
+  return [
+    ...add.map((claim) => ({ path: claimPath(claim.id), content: renderClaimFile(claim) })),
+    ...released.map((claim) => ({ path: claimPath(claim.id), content: null })),
+    { path: REALSERVER_SYSCTL_FILE, content: any ? renderSysctlConf(state.sysctls) : null },
+    {
+      path: REALSERVER_MODULES_FILE,
+      content: any && state.modules.length > 0 ? renderModulesLoad(state.modules) : null,
+    },
+    { path: REALSERVER_RESTORE_SCRIPT, content: any ? renderRealServerRestoreScript(state) : null, mode: "0755" },
+    { path: unitPath(REALSERVER_UNIT_NAME), content: any ? renderRealServerUnit() : null },
+  ];
+}

@@ -1,0 +1,56 @@
+import { directoryListingFact, fileFact, unitEnabledFact } from "../facts/files";
+import { OwnedFile, planFiles, pruneEmptyDirs } from "../plan/files";
+import { command } from "../plan/shell";
+import {
+  OWNED_DIRS,
+  IPVS_FRAGMENT_DIR,
+  IPVS_RESTORE_SCRIPT,
+  IPVS_UNIT_NAME,
+  SNAT_FRAGMENT_DIR,
+  unitPath,
+} from "../render/paths";
+import { renderIpvsRestoreScript } from "../render/ipvsRestoreScript";
+import { renderIpvsUnit } from "../render/units";
+import { HostSession } from "./session";
+
+// The director's boot replay of our IPVS entries: a unit and its script, present while we own anything there.
+
+function bootFiles(present: boolean): OwnedFile[] {
+  return [
+    { path: IPVS_RESTORE_SCRIPT, content: present ? renderIpvsRestoreScript() : null, mode: "0755" },
+    { path: unitPath(IPVS_UNIT_NAME), content: present ? renderIpvsUnit() : null },
+  ];
+}
+
+export function ipvsBootFacts() {
+  return {
+    bootScript: fileFact(IPVS_RESTORE_SCRIPT),
+    bootUnit: fileFact(unitPath(IPVS_UNIT_NAME)),
+    bootEnabled: unitEnabledFact(IPVS_UNIT_NAME),
+    ipvsFragments: directoryListingFact(IPVS_FRAGMENT_DIR),
+    snatFragments: directoryListingFact(SNAT_FRAGMENT_DIR),
+  };
+}
+
+type BootFacts = { bootScript: string | null; bootUnit: string | null; bootEnabled: boolean };
+
+/** Commands that install and enable the boot replay, when missing. */
+export function installIpvsBoot(facts: BootFacts): string[] {
+  const live = { [IPVS_RESTORE_SCRIPT]: facts.bootScript, [unitPath(IPVS_UNIT_NAME)]: facts.bootUnit };
+  return [
+    ...planFiles(bootFiles(true), live),
+    ...(facts.bootEnabled ? [] : [command("systemctl", "enable", "--quiet", IPVS_UNIT_NAME)]),
+  ];
+}
+
+/** Removes the boot replay once no fragment of ours is left on the host. */
+export async function removeIpvsBootIfUnused(session: HostSession): Promise<void> {
+  const facts = await session.read(ipvsBootFacts());
+  if (facts.ipvsFragments.length > 0 || facts.snatFragments.length > 0) return;
+  const live = { [IPVS_RESTORE_SCRIPT]: facts.bootScript, [unitPath(IPVS_UNIT_NAME)]: facts.bootUnit };
+  const removal = [
+    ...(facts.bootEnabled ? [command("systemctl", "disable", "--quiet", IPVS_UNIT_NAME)] : []),
+    ...planFiles(bootFiles(false), live),
+  ];
+  await session.apply(removal.length > 0 ? [...removal, pruneEmptyDirs(OWNED_DIRS)] : []);
+}

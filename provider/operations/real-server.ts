@@ -1,0 +1,164 @@
+import { fileFact } from "../facts/files";
+import { Fact } from "../facts/fact";
+import { destinationKey, IpvsDestination } from "../facts/ipvsModel";
+import { ipvsTableFact } from "../facts/ipvsTable";
+import { routesFact } from "../facts/routes";
+import { snatRulesFact } from "../facts/snatRules";
+import { desiredDestination, desiredSnatRule } from "../plan/desiredEntries";
+import { planFiles } from "../plan/files";
+import { HostClaim } from "../plan/hostClaim";
+import { planDestination, planDestinationRemoval } from "../plan/realServer";
+import { realServerClaim } from "../plan/realServerClaim";
+import { command } from "../plan/shell";
+import { planSnatRule, planSnatRuleRemoval } from "../plan/snat";
+import { renderDestinationRules } from "../render/ipvsRules";
+import { renderSnatRule } from "../render/snatRules";
+import { destinationFragmentPath, snatFragmentPath } from "../render/paths";
+import { Connection } from "../schemas/connection";
+import { ipFamily } from "../schemas/ip";
+import { RealServerInputs } from "../schemas/realServer";
+import { applyHostClaims } from "./host-claims";
+import { installIpvsBoot, ipvsBootFacts, removeIpvsBootIfUnused } from "./ipvs-boot";
+import { HostSession, withHost } from "./session";
+
+export function realServerId(inputs: RealServerInputs): string {
+  const dest = desiredDestination(inputs);
+  return destinationKey(dest.service, dest.address, dest.port);
+}
+
+const hostClaimId = (key: string) => `rs:${key}`;
+const directorClaimId = (key: string) => `rs-director:${key}`;
+
+/** The director-side needs of NAT: forwarding for replies; fullnat also tracks IPVS connections for its SNAT. */
+function directorClaim(key: string, inputs: RealServerInputs): HostClaim {
+  const claim: HostClaim = { id: directorClaimId(key), vips: [], sysctls: {}, routes: [], modules: [], links: [] };
+  const v6 = ipFamily(inputs.address) === "inet6";
+  if (inputs.forwarding === "nat" || inputs.forwarding === "fullnat") {
+    claim.sysctls[v6 ? "net.ipv6.conf.all.forwarding" : "net.ipv4.ip_forward"] = "1";
+  }
+  if (inputs.forwarding === "fullnat") {
+    claim.sysctls["net.ipv4.vs.conntrack"] = "1";
+    claim.modules.push("nf_conntrack", "xt_ipvs");
+  }
+  return claim;
+}
+
+/**
+ * Real server host first (VIP and ARP settings in place before any packet is sent to it), then the directors.
+ * `previous` is the state before an update: what it had and the new inputs do not is released.
+ */
+export async function applyRealServer(inputs: RealServerInputs, previous?: RealServerInputs): Promise<void> {
+  const key = realServerId(inputs);
+  if (inputs.host) {
+    const host = inputs.host;
+    await withHost(host, async (session) => {
+      const egress = await egressDevice(session, inputs.address);
+      await applyHostClaims(session, [realServerClaim(hostClaimId(key), inputs, egress)], []);
+    });
+  }
+  await Promise.all(inputs.directors.map((director) => withHost(director, (s) => convergeOnDirector(s, inputs))));
+  if (previous) {
+    const kept = (c: Connection) => inputs.directors.some((d) => d.host === c.host && d.port === c.port);
+    const dropped = previous.directors.filter((d) => !kept(d));
+    await Promise.all(dropped.map((director) => withHost(director, (s) => removeFromDirector(s, previous))));
+    if (previous.forwarding === "fullnat" && inputs.forwarding !== "fullnat") {
+      await Promise.all(inputs.directors.map((director) => withHost(director, (s) => removeSnat(s, previous))));
+    }
+    if (previous.host && (!inputs.host || previous.host.host !== inputs.host.host)) {
+      await withHost(previous.host, (s) => applyHostClaims(s, [], [hostClaimId(key)]));
+    }
+  }
+}
+
+// The interface holding the RIP is where ARP requests for the VIP arrive.
+async function egressDevice(session: HostSession, rip: string): Promise<string> {
+  const family = ipFamily(rip) ?? "inet";
+  const facts = await session.read({ holder: ripHolderFact(rip), routes: routesFact(family) });
+  const dev = facts.holder ?? facts.routes.find((r) => r.dst === "default")?.dev;
+  if (dev === undefined)
+    throw new Error(`host ${session.name}: no interface holds the RIP ${rip} and no default route`);
+  return dev;
+}
+
+function ripHolderFact(rip: string): Fact<string | undefined> {
+  return {
+    command: command("ip", "-j", "addr", "show", "to", rip),
+    parse: (stdout) => (stdout.trim() === "" ? undefined : (JSON.parse(stdout) as { ifname?: string }[])[0]?.ifname),
+  };
+}
+
+async function convergeOnDirector(session: HostSession, inputs: RealServerInputs): Promise<void> {
+  const dest = desiredDestination(inputs);
+  const key = destinationKey(dest.service, dest.address, dest.port);
+  const snat = desiredSnatRule(inputs);
+  await applyHostClaims(session, [directorClaim(key, inputs)], []);
+  const fragment = destinationFragmentPath(key);
+  const snatFragment = snatFragmentPath(key);
+  const live = await session.read({
+    table: ipvsTableFact(),
+    fragment: fileFact(fragment),
+    snatFragment: fileFact(snatFragment),
+    snatRules: snatRulesFact(ipFamily(inputs.address) ?? "inet"),
+    ...ipvsBootFacts(),
+  });
+  await session.apply([
+    ...installIpvsBoot(live),
+    ...planFiles(
+      [
+        { path: fragment, content: renderDestinationRules(dest) },
+        ...(snat ? [{ path: snatFragment, content: renderSnatRule(snat) }] : []),
+      ],
+      { [fragment]: live.fragment, [snatFragment]: live.snatFragment },
+    ),
+    // SNAT before the destination: the first packet forwarded must already leave with the DIP.
+    ...(snat ? planSnatRule(snat, live.snatRules) : []),
+    ...planDestination(dest, live.table),
+  ]);
+}
+
+async function removeSnat(session: HostSession, inputs: RealServerInputs): Promise<void> {
+  const snat = desiredSnatRule(inputs);
+  if (!snat) return;
+  const key = realServerId(inputs);
+  const live = await session.read({
+    snatRules: snatRulesFact(ipFamily(inputs.address) ?? "inet"),
+    snatFragment: fileFact(snatFragmentPath(key)),
+  });
+  await session.apply([
+    ...planFiles([{ path: snatFragmentPath(key), content: null }], { [snatFragmentPath(key)]: live.snatFragment }),
+    ...planSnatRuleRemoval(snat, live.snatRules),
+  ]);
+}
+
+async function removeFromDirector(session: HostSession, inputs: RealServerInputs): Promise<void> {
+  const dest = desiredDestination(inputs);
+  const key = destinationKey(dest.service, dest.address, dest.port);
+  const fragment = destinationFragmentPath(key);
+  const live = await session.read({ table: ipvsTableFact(), fragment: fileFact(fragment) });
+  await session.apply([
+    ...planFiles([{ path: fragment, content: null }], { [fragment]: live.fragment }),
+    ...planDestinationRemoval(dest.service, dest.address, dest.port, live.table),
+  ]);
+  await removeSnat(session, inputs);
+  await applyHostClaims(session, [], [directorClaimId(key)]);
+  await removeIpvsBootIfUnused(session);
+}
+
+/** Directors first (no new connections), then the real server's own setup. Absent pieces are skipped. */
+export async function removeRealServer(inputs: RealServerInputs): Promise<void> {
+  await Promise.all(inputs.directors.map((director) => withHost(director, (s) => removeFromDirector(s, inputs))));
+  if (inputs.host) {
+    const key = realServerId(inputs);
+    await withHost(inputs.host, (s) => applyHostClaims(s, [], [hostClaimId(key)]));
+  }
+}
+
+/** The destination as the first director listing it has it; undefined when none does. */
+export async function readRealServer(inputs: RealServerInputs): Promise<IpvsDestination | undefined> {
+  const key = realServerId(inputs);
+  for (const director of inputs.directors) {
+    const live = await withHost(director, (s) => s.read({ table: ipvsTableFact() }));
+    if (live.table.destinations[key]) return live.table.destinations[key];
+  }
+  return undefined;
+}

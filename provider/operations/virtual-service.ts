@@ -1,0 +1,98 @@
+import { fileFact } from "../facts/files";
+import { hostClaimsFact } from "../facts/hostClaims";
+import { IpvsService, serviceKey } from "../facts/ipvsModel";
+import { ipvsTableFact } from "../facts/ipvsTable";
+import { routesFact, routeToFact } from "../facts/routes";
+import { desiredService } from "../plan/desiredEntries";
+import { planFiles } from "../plan/files";
+import { HostClaim } from "../plan/hostClaim";
+import { planService, planServiceRemoval } from "../plan/virtualService";
+import { renderServiceRules } from "../render/ipvsRules";
+import { serviceFragmentPath } from "../render/paths";
+import { canonicalIp, hostPrefixLength, ipFamily } from "../schemas/ip";
+import { Connection } from "../schemas/connection";
+import { VirtualServiceInputs } from "../schemas/virtualService";
+import { applyHostClaims } from "./host-claims";
+import { installIpvsBoot, ipvsBootFacts, removeIpvsBootIfUnused } from "./ipvs-boot";
+import { HostSession, withHost } from "./session";
+
+export function virtualServiceId(inputs: VirtualServiceInputs): string {
+  return serviceKey(desiredService(inputs).id);
+}
+
+function vipClaimId(key: string): string {
+  return `vs:${key}`;
+}
+
+/** Creates or converges the service on every director, then holds its VIP there (when the director binds it). */
+export async function applyVirtualService(inputs: VirtualServiceInputs, removedDirectors: Connection[]): Promise<void> {
+  const desired = desiredService(inputs);
+  await Promise.all(inputs.directors.map((director) => withHost(director, (s) => converge(s, inputs, desired))));
+  await Promise.all(removedDirectors.map((director) => withHost(director, (s) => remove(s, desired))));
+}
+
+async function converge(session: HostSession, inputs: VirtualServiceInputs, desired: IpvsService): Promise<void> {
+  const key = serviceKey(desired.id);
+  const fragment = serviceFragmentPath(key);
+  const live = await session.read({ table: ipvsTableFact(), fragment: fileFact(fragment), ...ipvsBootFacts() });
+  await session.apply([
+    ...installIpvsBoot(live),
+    ...planFiles([{ path: fragment, content: renderServiceRules(desired) }], { [fragment]: live.fragment }),
+    ...planService(desired, live.table),
+  ]);
+  // The VIP comes last, so that no packet reaches the director before the service exists.
+  if (inputs.bindVip && inputs.address !== undefined) {
+    const claim = await vipClaim(session, key, inputs.address, inputs.vipInterface);
+    await applyHostClaims(session, [claim], []);
+  }
+}
+
+async function vipClaim(session: HostSession, key: string, vip: string, configured?: string): Promise<HostClaim> {
+  const family = ipFamily(vip) ?? "inet";
+  const cidr = `${canonicalIp(vip)}/${hostPrefixLength(family)}`;
+  const claim = (dev: string): HostClaim => ({
+    id: vipClaimId(key),
+    vips: [{ dev, cidr }],
+    sysctls: {},
+    routes: [],
+    modules: [],
+    links: [],
+  });
+  if (configured !== undefined) return claim(configured);
+  const facts = await session.read({ route: routeToFact(vip), defaults: routesFact(family), claims: hostClaimsFact() });
+  // Once the VIP is ours it routes via lo: keep the device chosen the first time.
+  const held = facts.claims.find((c) => c.id === vipClaimId(key))?.vips[0]?.dev;
+  const routed = facts.route?.dev !== "lo" ? facts.route?.dev : undefined;
+  const fallback = facts.defaults.find((r) => r.dst === "default")?.dev;
+  const dev = held ?? routed ?? fallback;
+  if (dev === undefined) throw new Error(`host ${session.name}: no interface to hold VIP ${vip}; set vipInterface`);
+  return claim(dev);
+}
+
+async function remove(session: HostSession, desired: IpvsService): Promise<void> {
+  const key = serviceKey(desired.id);
+  const fragment = serviceFragmentPath(key);
+  // VIP first: clients stop arriving before the service goes.
+  await applyHostClaims(session, [], [vipClaimId(key)]);
+  const live = await session.read({ table: ipvsTableFact(), fragment: fileFact(fragment) });
+  await session.apply([
+    ...planFiles([{ path: fragment, content: null }], { [fragment]: live.fragment }),
+    ...planServiceRemoval(desired.id, live.table),
+  ]);
+  await removeIpvsBootIfUnused(session);
+}
+
+export async function removeVirtualService(inputs: VirtualServiceInputs): Promise<void> {
+  const desired = desiredService(inputs);
+  await Promise.all(inputs.directors.map((director) => withHost(director, (s) => remove(s, desired))));
+}
+
+/** The service as the first director that has it lists it; undefined when no director has it any more. */
+export async function readVirtualService(inputs: VirtualServiceInputs): Promise<IpvsService | undefined> {
+  const key = virtualServiceId(inputs);
+  for (const director of inputs.directors) {
+    const live = await withHost(director, (s) => s.read({ table: ipvsTableFact() }));
+    if (live.table.services[key]) return live.table.services[key];
+  }
+  return undefined;
+}

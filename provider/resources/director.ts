@@ -1,0 +1,38 @@
+import * as pulumi from "@pulumi/pulumi";
+import { ConnectionArgs } from "./connection";
+import { providerFor } from "./provider";
+
+export interface DirectorArgs {
+  connection: pulumi.Input<ConnectionArgs>;
+  /** Install ipvsadm with the host's package manager when it is missing (otherwise that is an error). */
+  installIpvsadm?: pulumi.Input<boolean>;
+  /** `ipvsadm --set`, in seconds. */
+  timeouts?: pulumi.Input<{ tcp?: number; tcpFin?: number; udp?: number }>;
+  sysctls?: pulumi.Input<{ expireNodestConn?: boolean; expireQuiescentTemplate?: boolean }>;
+}
+
+/** An LVS director: IPVS and its schedulers loaded, sysctls and timeouts set, all of it persisted for boot. */
+export class Director extends pulumi.dynamic.Resource {
+  declare readonly connection: pulumi.Output<ConnectionArgs>;
+  declare readonly kernelRelease: pulumi.Output<string>;
+  declare readonly ipvsadmVersion: pulumi.Output<string>;
+  declare readonly schedulers: pulumi.Output<string[]>;
+
+  constructor(name: string, args: DirectorArgs, opts?: pulumi.CustomResourceOptions) {
+    super(
+      providerFor("director"),
+      name,
+      { ...args, kernelRelease: undefined, ipvsadmVersion: undefined, schedulers: undefined },
+      { ...opts, additionalSecretOutputs: ["connection"] },
+      "lvs",
+      "Director",
+    );
+  }
+}
+
+/** A director resource or a plain connection: both name a director. */
+export type DirectorRef = Director | pulumi.Input<ConnectionArgs>;
+
+export function directorConnection(ref: DirectorRef): pulumi.Input<ConnectionArgs> {
+  return ref instanceof Director ? ref.connection : ref;
+}

@@ -1,0 +1,20 @@
+import * as pulumi from "@pulumi/pulumi";
+import type { ResourceKind } from "../runtime/diff";
+
+/**
+ * The dynamic provider of one resource kind. Pulumi serializes these functions into every resource's state, so they
+ * hold nothing but `kind` and a require of the runtime: `__provider` stays ~2 KB, all resources in a provider process
+ * share one module instance (and its SSH connection pool), and old state is deleted by the installed version.
+ */
+export function providerFor(kind: ResourceKind): pulumi.dynamic.ResourceProvider {
+  /* eslint-disable @typescript-eslint/no-require-imports -- resolved at call time in the provider process, by design */
+  return {
+    check: (olds, news) => require("lvs-pulumi/runtime").check(kind, olds, news),
+    diff: (id, olds, news) => require("lvs-pulumi/runtime").diff(kind, id, olds, news),
+    create: (inputs) => require("lvs-pulumi/runtime").create(kind, inputs),
+    read: (id, props) => require("lvs-pulumi/runtime").read(kind, id, props),
+    update: (id, olds, news) => require("lvs-pulumi/runtime").update(kind, id, olds, news),
+    delete: (id, props) => require("lvs-pulumi/runtime").remove(kind, id, props),
+  };
+  /* eslint-enable @typescript-eslint/no-require-imports */
+}

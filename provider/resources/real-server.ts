@@ -1,0 +1,45 @@
+import * as pulumi from "@pulumi/pulumi";
+import { ConnectionArgs } from "./connection";
+import { providerFor } from "./provider";
+import { VirtualService } from "./virtual-service";
+
+export interface RealServerArgs {
+  service: VirtualService;
+  /** The RIP. */
+  address: pulumi.Input<string>;
+  /** Defaults to the service port; must equal it for dr and tun; none for fwmark services. */
+  port?: pulumi.Input<number>;
+  weight?: pulumi.Input<number>;
+  upperThreshold?: pulumi.Input<number>;
+  lowerThreshold?: pulumi.Input<number>;
+  forwarding?: pulumi.Input<"dr" | "nat" | "tun" | "fullnat">;
+  /** fullnat: the director's DIP that client addresses are translated to. */
+  snatSource?: pulumi.Input<string>;
+  /** The real server itself: given, its side is set up too (VIP on lo/tunl0, ARP sysctls, NAT return route). */
+  host?: pulumi.Input<ConnectionArgs>;
+  /** nat: the DIP the real server routes replies through. */
+  directorAddress?: pulumi.Input<string>;
+  /** nat: route only this client prefix via the director (default: the default route). */
+  clientPrefix?: pulumi.Input<string>;
+}
+
+/** A real server behind a virtual service, on every director of that service. */
+export class RealServer extends pulumi.dynamic.Resource {
+  declare readonly weight: pulumi.Output<number>;
+  declare readonly forwarding: pulumi.Output<string>;
+
+  constructor(name: string, args: RealServerArgs, opts?: pulumi.CustomResourceOptions) {
+    const { service, ...rest } = args;
+    const identity = pulumi
+      .all([service.protocol, service.address, service.port, service.fwmark, service.family])
+      .apply(([protocol, address, port, fwmark, family]) => ({ protocol, address, port, fwmark, family }));
+    super(
+      providerFor("realServer"),
+      name,
+      { ...rest, service: identity, directors: service.directors },
+      { ...opts, additionalSecretOutputs: ["directors", "host"] },
+      "lvs",
+      "RealServer",
+    );
+  }
+}

@@ -1,0 +1,44 @@
+import * as pulumi from "@pulumi/pulumi";
+import { ConnectionArgs } from "./connection";
+import { DirectorRef, directorConnection } from "./director";
+import { providerFor } from "./provider";
+
+export interface VirtualServiceArgs {
+  /** Every director carrying this service (both members of an HA pair carry the same table). */
+  directors: DirectorRef[];
+  protocol?: pulumi.Input<"tcp" | "udp" | "sctp">;
+  /** The VIP (IPv4 or IPv6). */
+  address?: pulumi.Input<string>;
+  port?: pulumi.Input<number>;
+  /** A firewall-mark service instead of protocol/address/port. */
+  fwmark?: pulumi.Input<number>;
+  family?: pulumi.Input<"inet" | "inet6">;
+  scheduler?: pulumi.Input<string>;
+  schedulerFlags?: pulumi.Input<pulumi.Input<string>[]>;
+  persistence?: pulumi.Input<{ timeoutSeconds: number; netmask?: string | number }>;
+  onePacket?: pulumi.Input<boolean>;
+  bindVip?: pulumi.Input<boolean>;
+  vipInterface?: pulumi.Input<string>;
+}
+
+/** An IPVS virtual service (VIP:port or fwmark) on one or several directors. */
+export class VirtualService extends pulumi.dynamic.Resource {
+  declare readonly directors: pulumi.Output<ConnectionArgs[]>;
+  declare readonly protocol: pulumi.Output<string | undefined>;
+  declare readonly address: pulumi.Output<string | undefined>;
+  declare readonly port: pulumi.Output<number | undefined>;
+  declare readonly fwmark: pulumi.Output<number | undefined>;
+  declare readonly family: pulumi.Output<string | undefined>;
+  declare readonly scheduler: pulumi.Output<string>;
+
+  constructor(name: string, args: VirtualServiceArgs, opts?: pulumi.CustomResourceOptions) {
+    super(
+      providerFor("virtualService"),
+      name,
+      { ...args, directors: args.directors.map(directorConnection) },
+      { ...opts, additionalSecretOutputs: ["directors"] },
+      "lvs",
+      "VirtualService",
+    );
+  }
+}

@@ -1,0 +1,83 @@
+import { applyDirector, readDirector, removeDirector } from "../operations/director";
+import { applyRealServer, readRealServer, realServerId, removeRealServer } from "../operations/real-server";
+import {
+  applyVirtualService,
+  readVirtualService,
+  removeVirtualService,
+  virtualServiceId,
+} from "../operations/virtual-service";
+import { connectionKey } from "../remote";
+import { directorInputsSchema, DirectorInputs } from "../schemas/director";
+import { realServerInputsSchema, RealServerInputs } from "../schemas/realServer";
+import { virtualServiceInputsSchema, VirtualServiceInputs } from "../schemas/virtualService";
+import { ResourceKind } from "./diff";
+
+type Props = Record<string, unknown>;
+
+/** What each resource kind does; inputs arrive checked (outputs always echo the checked inputs). */
+export interface Handler {
+  schema(): { parse(raw: unknown): unknown };
+  id(inputs: Props): string;
+  /** Creates or converges; `previous` is the old state on update. Returns the computed outputs. */
+  apply(inputs: Props, previous?: Props): Promise<Props>;
+  /** Live values to merge over the stored outputs; undefined when the resource is gone. */
+  read(inputs: Props): Promise<Props | undefined>;
+  remove(inputs: Props): Promise<void>;
+}
+
+const director: Handler = {
+  schema: directorInputsSchema,
+  id: (inputs) => `director:${connectionKey((inputs as DirectorInputs).connection)}`,
+  apply: async (inputs) => ({ ...(await applyDirector(inputs as DirectorInputs)) }),
+  read: async (inputs) => ({ ...(await readDirector(inputs as DirectorInputs)) }),
+  remove: (inputs) => removeDirector(inputs as DirectorInputs),
+};
+
+const virtualService: Handler = {
+  schema: virtualServiceInputsSchema,
+  id: (inputs) => virtualServiceId(inputs as VirtualServiceInputs),
+  apply: async (inputs, previous) => {
+    const next = inputs as VirtualServiceInputs;
+    const before = (previous as VirtualServiceInputs | undefined)?.directors ?? [];
+    const removed = before.filter((d) => !next.directors.some((n) => n.host === d.host && n.port === d.port));
+    await applyVirtualService(next, removed);
+    return {};
+  },
+  read: async (inputs) => {
+    const live = await readVirtualService(inputs as VirtualServiceInputs);
+    if (!live) return undefined;
+    const persistence = live.persistence
+      ? {
+          timeoutSeconds: live.persistence.timeoutSeconds,
+          ...(live.persistence.netmask ? { netmask: live.persistence.netmask } : {}),
+        }
+      : undefined;
+    return { scheduler: live.scheduler, schedulerFlags: live.flags, persistence, onePacket: live.onePacket };
+  },
+  remove: (inputs) => removeVirtualService(inputs as VirtualServiceInputs),
+};
+
+const realServer: Handler = {
+  schema: realServerInputsSchema,
+  id: (inputs) => realServerId(inputs as RealServerInputs),
+  apply: async (inputs, previous) => {
+    await applyRealServer(inputs as RealServerInputs, previous as RealServerInputs | undefined);
+    return {};
+  },
+  read: async (inputs) => {
+    const live = await readRealServer(inputs as RealServerInputs);
+    if (!live) return undefined;
+    const wanted = inputs as RealServerInputs;
+    // fullnat is nat in the kernel table; its SNAT half lives in netfilter.
+    const forwarding = wanted.forwarding === "fullnat" && live.forwarding === "nat" ? "fullnat" : live.forwarding;
+    return {
+      weight: live.weight,
+      upperThreshold: live.upperThreshold,
+      lowerThreshold: live.lowerThreshold,
+      forwarding,
+    };
+  },
+  remove: (inputs) => removeRealServer(inputs as RealServerInputs),
+};
+
+export const HANDLERS: Record<ResourceKind, Handler> = { director, virtualService, realServer };

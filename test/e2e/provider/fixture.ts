@@ -1,0 +1,107 @@
+// Drives the real provider through the SDK's dynamic-provider host, against lab hosts, as the engine would.
+import * as fs from "fs";
+import * as os from "os";
+import * as path from "path";
+import { providerFor } from "../../../provider/resources/provider";
+import type { ResourceKind } from "../../../provider/runtime/diff";
+import { Engine, Summary } from "../../harness/engine";
+import { makeUrn, PropertyMap, ProviderHost } from "../../harness/provider-host";
+import { serializeProvider } from "../../harness/serialize";
+import { LabConnection, labExec, labHosts } from "../../lab/lab";
+
+const repoRoot = path.resolve(__dirname, "../../..");
+
+/** A lab host's connection as a user writes it: key content, pinned host keys, the VM as jump host. */
+export function connectionTo(host: string): PropertyMap {
+  const toInput = (c: LabConnection): PropertyMap => ({
+    host: c.host,
+    port: c.port,
+    user: c.user,
+    privateKey: fs.readFileSync(c.privateKeyPath, "utf8"),
+    hostKey: c.hostKey,
+    ...(c.proxy ? { proxy: toInput(c.proxy) } : {}),
+  });
+  return toInput(labHosts().hosts[host].connection);
+}
+
+export interface Declared {
+  name: string;
+  kind: ResourceKind;
+  inputs: PropertyMap;
+}
+
+const TYPES: Record<ResourceKind, string> = {
+  director: "pulumi-nodejs:dynamic/lvs:Director",
+  virtualService: "pulumi-nodejs:dynamic/lvs:VirtualService",
+  realServer: "pulumi-nodejs:dynamic/lvs:RealServer",
+};
+
+export function urnOf(name: string, kind: ResourceKind): string {
+  return makeUrn(name, TYPES[kind]);
+}
+
+/** A stack: the provider host, the serialized providers and an engine keeping state between deploys. */
+export class LabStack {
+  private constructor(
+    readonly host: ProviderHost,
+    readonly engine: Engine,
+    private readonly providers: Record<ResourceKind, string>,
+  ) {}
+
+  static async start(): Promise<LabStack> {
+    const host = await ProviderHost.start({ cwd: repoRoot });
+    const state = path.join(fs.mkdtempSync(path.join(os.tmpdir(), "lvs-stack-")), "state.json");
+    const providers = {
+      director: await serializeProvider(providerFor("director")),
+      virtualService: await serializeProvider(providerFor("virtualService")),
+      realServer: await serializeProvider(providerFor("realServer")),
+    };
+    return new LabStack(host, new Engine(host, state), providers);
+  }
+
+  providerText(kind: ResourceKind): string {
+    return this.providers[kind];
+  }
+
+  deploy(resources: Declared[]): Promise<Summary> {
+    return this.engine.deploy(
+      resources.map((r) => ({
+        urn: urnOf(r.name, r.kind),
+        inputs: { ...r.inputs, __provider: this.providers[r.kind] },
+      })),
+    );
+  }
+
+  destroy(): Promise<Summary> {
+    return this.engine.destroy();
+  }
+
+  outputs(name: string, kind: ResourceKind): PropertyMap {
+    return this.engine.readState()[urnOf(name, kind)].outputs;
+  }
+
+  async stop(): Promise<void> {
+    await this.host.stop();
+  }
+}
+
+/** Everything of a host the product may touch, to compare before and after. */
+export async function hostSnapshot(host: string): Promise<string> {
+  return labExec(
+    host,
+    `ipvsadm -Sn 2>/dev/null; echo ---; ip -o addr show | awk '{print $2, $4}' | grep -v fe80 | sort; echo ---
+     ip route show; ip -6 route show | grep -v fe80 | sort; echo ---
+     sysctl net.ipv4.ip_forward net.ipv4.conf.all.arp_ignore net.ipv4.conf.all.arp_announce net.ipv4.conf.eth0.arp_ignore \\
+       net.ipv4.conf.eth0.arp_announce net.ipv4.conf.all.rp_filter net.ipv4.vs.conntrack net.ipv4.vs.expire_nodest_conn \\
+       net.ipv4.vs.expire_quiescent_template 2>/dev/null; echo ---
+     iptables -t nat -S POSTROUTING; echo ---
+     ls /etc/lvs-pulumi /etc/sysctl.d /etc/modules-load.d /usr/local/lib/lvs-pulumi 2>/dev/null; echo ---
+     ls /etc/systemd/system/multi-user.target.wants/`,
+  );
+}
+
+/** Lines appended to the host's change log since `before` lines: what the provider really changed. */
+export async function changeLogLength(host: string): Promise<number> {
+  const out = await labExec(host, "wc -l < /var/log/lvs-pulumi/changes.log 2>/dev/null || echo 0");
+  return Number(out.trim());
+}

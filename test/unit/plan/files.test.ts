@@ -1,0 +1,34 @@
+import { execFileSync } from "child_process";
+import * as fs from "fs";
+import * as os from "os";
+import * as path from "path";
+import { planFiles } from "../../../provider/plan/files";
+
+describe("planFiles", () => {
+  test("only files whose content differs produce commands", () => {
+    const live = { "/etc/a": "same\n", "/etc/b": "old\n", "/etc/c": "gone\n" };
+    const commands = planFiles(
+      [
+        { path: "/etc/a", content: "same\n" },
+        { path: "/etc/b", content: "new\n" },
+        { path: "/etc/c", content: null },
+        { path: "/etc/d", content: null },
+      ],
+      live,
+    );
+    expect(commands).toEqual([
+      "mkdir -p /etc && printf '%s' 'new\n' > /etc/b.lvs-pulumi-tmp && chmod 0644 /etc/b.lvs-pulumi-tmp && mv -f /etc/b.lvs-pulumi-tmp /etc/b",
+      "rm -f /etc/c",
+    ]);
+  });
+
+  test("content with quotes, $ and newlines is written byte for byte by a real sh", () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), "plan-files-"));
+    const target = path.join(dir, "sub", "file.conf");
+    const content = 'it\'s $HOME `date` "x"\n;reboot\n';
+    for (const cmd of planFiles([{ path: target, content, mode: "0600" }], {})) execFileSync("sh", ["-c", cmd]);
+    expect(fs.readFileSync(target, "utf8")).toBe(content);
+    expect(fs.statSync(target).mode & 0o777).toBe(0o600);
+    fs.rmSync(dir, { recursive: true });
+  });
+});
