@@ -15,7 +15,7 @@ module.exports = {
       testMatch: ["<rootDir>/test/e2e/**/*.test.ts"],
       globalSetup: "<rootDir>/test/e2e/global-setup.js",
       globalTeardown: "<rootDir>/test/e2e/global-teardown.js",
-      testTimeout: 600000,
+      setupFilesAfterEnv: ["<rootDir>/test/e2e/timeout.js"],
     },
   ],
 };

@@ -16,5 +16,6 @@ export function parseIpvsadmVersion(stdout: string): IpvsadmVersion | undefined 
 }
 
 export function ipvsadmVersionFact(): Fact<IpvsadmVersion | undefined> {
-  return { command: "ipvsadm --version 2>/dev/null || true", parse: parseIpvsadmVersion };
+  // Missing ipvsadm prints nothing; an ipvsadm that cannot reach the kernel fails the read with its own message.
+  return { command: "if command -v ipvsadm >/dev/null; then ipvsadm --version; fi", parse: parseIpvsadmVersion };
 }

@@ -1,15 +1,23 @@
 import { Fact } from "./fact";
 
-/** A fullnat SNAT rule: packets IPVS sends for VIP:port leave with source DIP. */
+/**
+ * A fullnat SNAT rule: packets IPVS masquerades for VIP:port towards the real server RIP leave with source DIP.
+ * Per destination, not per service: real servers of one service may need different DIPs, and removing one real
+ * server must not remove the rule another still uses.
+ */
 export interface SnatRule {
   vip: string;
   port: number;
+  rip: string;
   toSource: string;
 }
 
+const HOST_MASK = /\/(32|128)$/;
+
 /**
- * SNAT rules with an ipvs match from `iptables -t nat -S POSTROUTING` (or ip6tables). iptables prints a host
- * --vaddr without its /32 (/128), so the mask is dropped when present.
+ * SNAT rules with an ipvs match and a destination from `iptables -t nat -S POSTROUTING` (or ip6tables).
+ * iptables prints a host --vaddr without its /32 (/128) but keeps it on -d, so the host mask is dropped from both.
+ * Rules without a plain host `-d` are not ours and are skipped.
  */
 export function parseSnatRules(stdout: string): SnatRule[] {
   const rules: SnatRule[] = [];
@@ -18,13 +26,20 @@ export function parseSnatRules(stdout: string): SnatRule[] {
     if (tokens[0] !== "-A" || tokens[1] !== "POSTROUTING") continue;
     const option = (name: string) => {
       const at = tokens.indexOf(name);
-      return at < 0 ? undefined : tokens[at + 1];
+      return at < 0 || tokens[at - 1] === "!" ? undefined : tokens[at + 1];
     };
     const vaddr = option("--vaddr");
     const vport = option("--vport");
+    const destination = option("-d");
     const toSource = option("--to-source");
     if (option("-j") !== "SNAT" || vaddr === undefined || vport === undefined || toSource === undefined) continue;
-    rules.push({ vip: vaddr.replace(/\/(32|128)$/, ""), port: Number(vport), toSource });
+    if (destination === undefined || (destination.includes("/") && !HOST_MASK.test(destination))) continue;
+    rules.push({
+      vip: vaddr.replace(HOST_MASK, ""),
+      port: Number(vport),
+      rip: destination.replace(HOST_MASK, ""),
+      toSource,
+    });
   }
   return rules;
 }

@@ -1,7 +1,7 @@
 import { batchCommand, FactValues, parseBatch } from "../facts/batch";
 import { Fact } from "../facts/fact";
 import { quote } from "../plan/shell";
-import { ConnectionSpec, connectionKey, exec, withHostLock } from "../remote";
+import { ConnectionSpec, connectionKey, connectionSecrets, exec, maskSecrets, withHostLock } from "../remote";
 
 /** Where every changing command we run on a host is recorded, with its time: the audit trail of what we did. */
 export const CHANGE_LOG = "/var/log/lvs-pulumi/changes.log";
@@ -22,7 +22,8 @@ export class HostSession {
     try {
       return parseBatch(facts, result.stdout);
     } catch (error) {
-      throw new Error(`host ${this.name}: ${(error as Error).message}`);
+      const stderr = maskSecrets(result.stderr.trim(), connectionSecrets(this.connection));
+      throw new Error(`host ${this.name}: ${(error as Error).message}${stderr ? `: ${stderr}` : ""}`);
     }
   }
 

@@ -59,5 +59,10 @@ export function desiredDestination(inputs: RealServerInputs): IpvsDestination {
 export function desiredSnatRule(inputs: RealServerInputs): SnatRule | undefined {
   const service = desiredServiceId(inputs.service);
   if (inputs.forwarding !== "fullnat" || inputs.snatSource === undefined || "fwmark" in service) return undefined;
-  return { vip: service.address, port: service.port, toSource: canonicalIp(inputs.snatSource) };
+  return {
+    vip: service.address,
+    port: service.port,
+    rip: canonicalIp(inputs.address),
+    toSource: canonicalIp(inputs.snatSource),
+  };
 }

@@ -7,16 +7,19 @@ import { command } from "./shell";
 function ruleArgs(rule: SnatRule): string[] {
   const family = ipFamily(rule.vip) ?? "inet";
   const tool = family === "inet" ? "iptables" : "ip6tables";
-  const vaddr = `${rule.vip}/${hostPrefixLength(family)}`;
+  const host = hostPrefixLength(family);
   return [
     tool,
     "-t",
     "nat",
     "POSTROUTING",
+    // In POSTROUTING the destination is already the RIP (IPVS masqueraded it), so -d makes the rule per real server.
+    "-d",
+    `${rule.rip}/${host}`,
     "-m",
     "ipvs",
     "--vaddr",
-    vaddr,
+    `${rule.vip}/${host}`,
     "--vport",
     String(rule.port),
     "-j",
@@ -32,7 +35,9 @@ function withVerb(rule: SnatRule, verb: "-A" | "-D"): string {
 }
 
 function present(rule: SnatRule, live: SnatRule[]): boolean {
-  return live.some((r) => r.vip === rule.vip && r.port === rule.port && r.toSource === rule.toSource);
+  return live.some(
+    (r) => r.vip === rule.vip && r.port === rule.port && r.rip === rule.rip && r.toSource === rule.toSource,
+  );
 }
 
 /** `live` comes from the same family's `iptables -t nat -S POSTROUTING`. */

@@ -58,7 +58,37 @@ describe("desired entries from inputs", () => {
       snatSource: "198.51.100.1",
     });
     expect(desiredDestination(inputs).forwarding).toBe("nat");
-    expect(desiredSnatRule(inputs)).toEqual({ vip: "203.0.113.101", port: 80, toSource: "198.51.100.1" });
+    expect(desiredSnatRule(inputs)).toEqual({
+      vip: "203.0.113.101",
+      port: 80,
+      rip: "198.51.100.131",
+      toSource: "198.51.100.1",
+    });
     expect(desiredSnatRule({ ...inputs, forwarding: "nat" })).toBeUndefined();
+  });
+
+  it("gives each fullnat real server of a service its own SNAT rule", () => {
+    const service = { protocol: "tcp", address: "2001:DB8::43", port: 80 };
+    const one = realServerInputsSchema().parse({
+      directors,
+      service,
+      address: "2001:DB8:2:0::21",
+      forwarding: "fullnat",
+      snatSource: "2001:db8:2::11",
+    });
+    const two = realServerInputsSchema().parse({
+      directors,
+      service,
+      address: "2001:db8:3::22",
+      forwarding: "fullnat",
+      snatSource: "2001:db8:3::11",
+    });
+    expect(desiredSnatRule(one)).toEqual({
+      vip: "2001:db8::43",
+      port: 80,
+      rip: "2001:db8:2::21",
+      toSource: "2001:db8:2::11",
+    });
+    expect(desiredSnatRule(two)).toMatchObject({ rip: "2001:db8:3::22", toSource: "2001:db8:3::11" });
   });
 });

@@ -1,28 +1,56 @@
+import { parseSnatRules } from "../../../provider/facts/snatRules";
 import { planSnatRule, planSnatRuleRemoval } from "../../../provider/plan/snat";
 
-const rule = { vip: "203.0.113.101", port: 80, toSource: "198.51.100.1" };
+const rule = { vip: "198.51.100.43", port: 80, rip: "198.51.100.21", toSource: "198.51.100.11" };
 
 describe("fullnat SNAT rule", () => {
   it("adds a missing rule", () => {
     expect(planSnatRule(rule, [])).toEqual([
-      "iptables -t nat -A POSTROUTING -m ipvs --vaddr 203.0.113.101/32 --vport 80 -j SNAT --to-source 198.51.100.1",
+      "iptables -t nat -A POSTROUTING -d 198.51.100.21/32 -m ipvs --vaddr 198.51.100.43/32 --vport 80 -j SNAT --to-source 198.51.100.11",
     ]);
   });
 
-  it("is converged when iptables lists it (without the /32)", () => {
-    expect(planSnatRule(rule, [rule])).toEqual([]);
+  it("is converged when iptables lists it (without the /32 on --vaddr)", () => {
+    const live = parseSnatRules(
+      "-A POSTROUTING -d 198.51.100.21/32 -m ipvs --vaddr 198.51.100.43 --vport 80 -j SNAT --to-source 198.51.100.11\n",
+    );
+    expect(planSnatRule(rule, live)).toEqual([]);
   });
 
   it("uses ip6tables and /128 for IPv6", () => {
-    expect(planSnatRule({ vip: "2001:db8::1", port: 443, toSource: "2001:db8:1::1" }, [])).toEqual([
-      "ip6tables -t nat -A POSTROUTING -m ipvs --vaddr 2001:db8::1/128 --vport 443 -j SNAT --to-source 2001:db8:1::1",
+    expect(
+      planSnatRule({ vip: "2001:db8::1", port: 443, rip: "2001:db8:2::21", toSource: "2001:db8:1::1" }, []),
+    ).toEqual([
+      "ip6tables -t nat -A POSTROUTING -d 2001:db8:2::21/128 -m ipvs --vaddr 2001:db8::1/128 --vport 443 -j SNAT --to-source 2001:db8:1::1",
     ]);
   });
 
   it("deletes only a present rule", () => {
     expect(planSnatRuleRemoval(rule, [rule])).toEqual([
-      "iptables -t nat -D POSTROUTING -m ipvs --vaddr 203.0.113.101/32 --vport 80 -j SNAT --to-source 198.51.100.1",
+      "iptables -t nat -D POSTROUTING -d 198.51.100.21/32 -m ipvs --vaddr 198.51.100.43/32 --vport 80 -j SNAT --to-source 198.51.100.11",
     ]);
-    expect(planSnatRuleRemoval(rule, [{ ...rule, toSource: "198.51.100.2" }])).toEqual([]);
+    expect(planSnatRuleRemoval(rule, [{ ...rule, toSource: "198.51.100.12" }])).toEqual([]);
+  });
+
+  it("keeps real servers of one service apart, even with different SNAT sources", () => {
+    const other = { ...rule, rip: "198.51.100.22", toSource: "192.0.2.11" };
+    const live = parseSnatRules(
+      "-A POSTROUTING -d 198.51.100.21/32 -m ipvs --vaddr 198.51.100.43 --vport 80 -j SNAT --to-source 198.51.100.11\n" +
+        "-A POSTROUTING -d 198.51.100.22/32 -m ipvs --vaddr 198.51.100.43 --vport 80 -j SNAT --to-source 192.0.2.11\n",
+    );
+    expect(planSnatRule(rule, live)).toEqual([]);
+    expect(planSnatRule(other, live)).toEqual([]);
+    // The other real server's rule does not stand in for a missing one.
+    expect(planSnatRule(rule, [other])).toHaveLength(1);
+
+    // Removing one real server deletes its own rule only ...
+    const removal = planSnatRuleRemoval(rule, live);
+    expect(removal).toEqual([
+      "iptables -t nat -D POSTROUTING -d 198.51.100.21/32 -m ipvs --vaddr 198.51.100.43/32 --vport 80 -j SNAT --to-source 198.51.100.11",
+    ]);
+    // ... and the other one's stays converged afterwards.
+    const after = live.filter((r) => r.rip !== rule.rip);
+    expect(planSnatRule(other, after)).toEqual([]);
+    expect(planSnatRuleRemoval(rule, after)).toEqual([]);
   });
 });

@@ -1,0 +1,2 @@
+// Lab operations run under emulation: minutes, not milliseconds.
+jest.setTimeout(600000);
