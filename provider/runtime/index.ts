@@ -15,7 +15,8 @@ const PROVIDER_KEY = "__provider";
 const UNKNOWN = "04da6b54-80e4-46f7-96ec-b56ff0331ba9";
 
 setLogger({
-  debug: () => undefined,
+  // Every remote command, for troubleshooting: LVS_PULUMI_DEBUG=1 in the environment of `pulumi up`.
+  debug: (message) => (process.env.LVS_PULUMI_DEBUG === "1" ? pulumi.log.info(message) : undefined),
   info: (message) => pulumi.log.info(message),
   warn: (message) => pulumi.log.warn(message),
 });

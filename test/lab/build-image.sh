@@ -67,7 +67,8 @@ for unit in systemd-logind.service systemd-update-utmp.service systemd-update-ut
   systemd-journal-flush.service systemd-timesyncd.service apt-daily.timer apt-daily-upgrade.timer e2scrub_all.timer \
   e2scrub_reap.service fstrim.timer getty@tty1.service serial-getty@ttyS0.service console-getty.service \
   systemd-firstboot.service systemd-machine-id-commit.service systemd-random-seed.service keepalived.service \
-  ipvsadm.service dbus.service dbus.socket dev-hugepages.mount sys-kernel-debug.mount sys-kernel-tracing.mount; do
+  ipvsadm.service dbus.service dbus.socket dev-hugepages.mount sys-kernel-debug.mount sys-kernel-tracing.mount \
+  systemd-tmpfiles-setup-dev.service kmod-static-nodes.service; do
   ln -sf /dev/null "$root/etc/systemd/system/$unit"
 done
 # keepalived is masked in the image only so the hosts start clean; the product unmasks it where it owns it.
@@ -92,6 +93,10 @@ UseDNS no
 MaxSessions 64
 MaxStartups 64:30:128
 CONF
+# Socket-activated sshd: a host answers SSH as soon as its socket listens, without waiting for sshd to start.
+rm -f "$root/etc/systemd/system/multi-user.target.wants/ssh.service" "$root/etc/systemd/system/sshd.service"
+mkdir -p "$root/etc/systemd/system/sockets.target.wants"
+ln -sf /lib/systemd/system/ssh.socket "$root/etc/systemd/system/sockets.target.wants/ssh.socket"
 echo lab >"$root/etc/hostname"
 : >"$root/etc/machine-id"
 ln -sf /lib/systemd/systemd "$root/init"

@@ -56,6 +56,11 @@ export class LabStack {
       virtualService: await serializeProvider(providerFor("virtualService")),
       realServer: await serializeProvider(providerFor("realServer")),
     };
+    if (process.env.LVS_PULUMI_DEBUG === "1") {
+      // Troubleshooting: the provider host's log lines, kept current in a file while the test runs.
+      const logFile = path.join(os.tmpdir(), `lvs-provider-host-${host.pid}.log`);
+      setInterval(() => fs.writeFileSync(logFile, host.logs.map((l) => l.line).join("\n")), 2000).unref();
+    }
     return new LabStack(host, new Engine(host, state), providers);
   }
 
