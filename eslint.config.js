@@ -10,6 +10,7 @@ module.exports = tseslint.config(
     languageOptions: {
       sourceType: "commonjs",
       globals: {
+        jest: "readonly",
         require: "readonly",
         module: "writable",
         process: "readonly",

@@ -11,5 +11,6 @@ npm run --silent lint
 npm run --silent build
 npx jest --selectProjects unit
 e2e_started=$SECONDS
+bash test/lab/bench.sh
 npx jest --selectProjects e2e --runInBand
 echo "timing: total $((SECONDS - started)) s, lab-backed tests $((SECONDS - e2e_started)) s"

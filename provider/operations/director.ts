@@ -94,11 +94,12 @@ export function readDirector(inputs: DirectorInputs): Promise<DirectorFacts> {
 /** Undoes the director's own setup; the entries of virtual services and real servers are theirs to remove. */
 export function removeDirector(inputs: DirectorInputs): Promise<void> {
   return withHost(inputs.connection, async (session) => {
-    await applyHostClaims(session, [], [DIRECTOR_CLAIM]);
     const live = await session.read({ timeoutsFile: fileFact(IPVS_TIMEOUTS_FILE) });
     await session.apply(
       planFiles([{ path: IPVS_TIMEOUTS_FILE, content: null }], { [IPVS_TIMEOUTS_FILE]: live.timeoutsFile }),
     );
     await removeIpvsBootIfUnused(session);
+    // Last: releasing the final claim also removes our emptied folders.
+    await applyHostClaims(session, [], [DIRECTOR_CLAIM]);
   });
 }

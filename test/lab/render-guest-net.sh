@@ -16,9 +16,12 @@ jq -r '.subnets | to_entries[] | .value as $s |
   (if $s.jump6 then "addr replace \($s.jump6)/\($s.ipv6 | split("/")[1]) dev \($s.bridge) nodad" else empty end)
 ' "$topology" >"$out/bridges.batch"
 
+# Fixed MAC addresses, as real NICs have: after a host reboots, its neighbours' ARP caches still hold the truth.
+n=0
 for host in $(jq -r '.hosts | keys[]' "$topology"); do
-  jq -r --arg h "$host" '. as $t | .hosts[$h].interfaces | to_entries[] | .key as $i | .value as $nic |
-    "link add v-\($h)-\($i) type veth peer name \($nic.name) netns \($h)",
+  n=$((n + 1))
+  jq -r --arg h "$host" --arg n "$(printf '%02x' "$n")" '. as $t | .hosts[$h].interfaces | to_entries[] | .key as $i | .value as $nic |
+    "link add v-\($h)-\($i) type veth peer name \($nic.name) address 02:1a:b0:\($n):0\($i):01 netns \($h)",
     "link set v-\($h)-\($i) master \($t.subnets[$nic.subnet].bridge) up"
   ' "$topology" >"$out/hosts/$host.veth"
   jq -r --arg h "$host" '. as $t | .hosts[$h] as $host |

@@ -22,6 +22,7 @@ ssh -F "$cfg" lab-vm "for i in \$(seq 1 $((deadline - SECONDS))); do
   for ip in $addresses; do
     timeout 2 bash -c \"exec 3<>/dev/tcp/\$ip/22 && head -c 3 <&3\" 2>/dev/null | grep -q SSH || pending=\"\$pending \$ip\"
   done
+  systemctl is-active -q lab-vm.service || pending=\"\$pending lab-vm.service\"
   [ -z \"\$pending\" ] && exit 0
   sleep 1
 done

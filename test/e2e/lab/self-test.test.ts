@@ -1,5 +1,5 @@
 // Proves the lab itself, without the product: reachability, the kernel features the product needs, clean hosts.
-import { labExec, labHosts, labRun } from "../../lab/lab";
+import { holdConnection, labExec, labHosts, labRun, steadyLoad } from "../../lab/lab";
 
 describe("lab self-test", () => {
   const hosts = labHosts().hosts;
@@ -79,5 +79,22 @@ describe("lab self-test", () => {
     await labExec("rs1", "mkdir -p /etc/sysctl.d && echo rs1-only > /etc/sysctl.d/99-lab-isolation.conf");
     expect((await labRun("rs2", "cat /etc/sysctl.d/99-lab-isolation.conf")).code).not.toBe(0);
     await labExec("rs1", "rm /etc/sysctl.d/99-lab-isolation.conf");
+  });
+
+  test("helpers: a held TCP connection is seen by the server; a steady load counts its answers", async () => {
+    const held = holdConnection("198.51.100.21", 80, 30);
+    try {
+      let established = "";
+      for (let i = 0; i < 20 && !established.includes("203.0.113.10"); i++) {
+        await new Promise((r) => setTimeout(r, 500));
+        established = await labExec("rs1", "ss -Htn state established '( sport = :80 )'");
+      }
+      expect(established).toContain("203.0.113.10");
+    } finally {
+      held.close();
+    }
+    const load = await steadyLoad("198.51.100.22", 80, 3);
+    expect(load.failed).toBe(0);
+    expect(load.ok).toBeGreaterThan(5);
   });
 });

@@ -77,6 +77,14 @@ describe("errors through the provider host", () => {
     expect(JSON.stringify(result.failures)).not.toContain("PRIVATE KEY");
   });
 
+  test("the serialized provider is a small stub that loads the installed runtime", () => {
+    for (const kind of ["director", "virtualService", "realServer"] as const) {
+      const text = stack.providerText(kind);
+      expect(text.length).toBeLessThan(4096);
+      expect(text).toContain('require("lvs-pulumi/runtime")');
+    }
+  });
+
   test("a wrong pinned host key refuses to connect, naming both fingerprints; nothing runs on the host", async () => {
     const before = await changeLogLength("dir1");
     const wrong = "SHA256:AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA";

@@ -13,7 +13,7 @@ describe("persistence across reboot", () => {
     {
       name: "persist-web",
       kind: "virtualService",
-      inputs: { directors: [dir1], ...service, scheduler: "wrr", persistence: { timeoutSeconds: 1 } },
+      inputs: { directors: [dir1], ...service, scheduler: "rr" },
     },
     {
       name: "persist-rs1",
