@@ -3,3 +3,16 @@ export type { ConnectionArgs } from "./resources/connection";
 export { Director, DirectorArgs, DirectorRef } from "./resources/director";
 export { VirtualService, VirtualServiceArgs } from "./resources/virtual-service";
 export { RealServer, RealServerArgs } from "./resources/real-server";
+export {
+  LvsCluster,
+  LvsClusterDirectorInfo,
+  ClusterDirector,
+  ClusterRealServer,
+  ClusterService,
+  ClusterTopology,
+  checkTopologyConfig,
+  clusterTopology,
+  parseTopologyConfig,
+  topologyConfigSchema,
+  TopologyConfig,
+} from "./cluster";

@@ -58,107 +58,29 @@ export class Engine {
     return JSON.parse(fs.readFileSync(this.statePath, "utf8")) as State;
   }
 
-  private writeState(state: State): void {
-    fs.writeFileSync(this.statePath, JSON.stringify(state, null, 2) + "\n");
-  }
-
   private async ensureConfigured(): Promise<void> {
     if (!this.host.isConfigured) await this.host.configure();
   }
 
   /** Brings the world to `desired` (given in dependency order). */
   async deploy(desired: DesiredResource[]): Promise<Summary> {
+    const deployment = await this.begin();
+    for (const res of desired) await deployment.apply(res);
+    return deployment.finish();
+  }
+
+  /**
+   * Starts a deployment whose resources arrive one at a time (as a program registers them): apply() each in
+   * dependency order, then finish() deletes what was not applied.
+   */
+  async begin(): Promise<Deployment> {
     await this.ensureConfigured();
-    const summary = emptySummary();
-    const old = this.readState();
-    const state: State = { ...old };
-    const pendingDeletes: Array<{ urn: string; entry: StateEntry }> = [];
-    const seen = new Set<string>();
+    return new Deployment(this, this.readState());
+  }
 
-    for (const res of desired) {
-      const { urn } = res;
-      if (seen.has(urn)) throw new Error(`duplicate resource ${urn}`);
-      seen.add(urn);
-      const wire = await serializeInputs(res.inputs);
-      const secretInputs = Object.keys(wire).filter((k) => isSecretWrapper(wire[k]));
-      const news = stripSecrets(wire) as PropertyMap;
-      const prior = old[urn];
-      const secretsOf = (outputs: PropertyMap): string[] =>
-        Object.keys(outputs).filter((k) => secretInputs.includes(k) || (res.additionalSecretOutputs ?? []).includes(k));
-
-      const checked = await this.check(urn, prior ? prior.inputs : {}, news);
-      if (!prior) {
-        const created = await this.create(urn, checked);
-        state[urn] = {
-          id: created.id,
-          inputs: checked,
-          outputs: created.outputs,
-          secretOutputs: secretsOf(created.outputs),
-        };
-        this.writeState(state);
-        summary.created.push(urn);
-        continue;
-      }
-
-      this.operations.push({ op: "diff", urn });
-      const diff = await this.host.diff(urn, prior.id, prior.outputs, checked, prior.inputs);
-      // DIFF_UNKNOWN: the engine compares old and new inputs itself (`__provider` included).
-      const changed =
-        diff.changes === "some" || (diff.changes === "unknown" && !isDeepStrictEqual(prior.inputs, checked));
-      if (!changed) {
-        // A "same" step: the engine records the new inputs but keeps the old outputs (and their old `__provider`).
-        state[urn] = { ...prior, inputs: checked };
-        this.writeState(state);
-        summary.unchanged.push(urn);
-        continue;
-      }
-      if (diff.replaces.length === 0) {
-        this.operations.push({ op: "update", urn });
-        const outputs = await this.host.update(urn, prior.id, prior.outputs, checked, prior.inputs);
-        state[urn] = { id: prior.id, inputs: checked, outputs, secretOutputs: secretsOf(outputs) };
-        this.writeState(state);
-        summary.updated.push(urn);
-        continue;
-      }
-      // Replacement: the engine re-checks with no olds, then creates the new one (after deleting the old one when
-      // deleteBeforeReplace), else deletes the old one at the end with its old outputs.
-      const rechecked = await this.check(urn, {}, news);
-      if (diff.deleteBeforeReplace || res.deleteBeforeReplace) {
-        await this.delete(urn, prior);
-        delete state[urn];
-        this.writeState(state);
-      } else {
-        pendingDeletes.push({ urn, entry: prior });
-      }
-      const created = await this.create(urn, rechecked);
-      state[urn] = {
-        id: created.id,
-        inputs: rechecked,
-        outputs: created.outputs,
-        secretOutputs: secretsOf(created.outputs),
-      };
-      this.writeState(state);
-      summary.replaced.push(urn);
-    }
-
-    // Deletions last, in reverse of the old state's order: replaced old copies and resources no longer desired.
-    for (const urn of Object.keys(old)) if (!seen.has(urn)) pendingDeletes.push({ urn, entry: old[urn] });
-    const order = Object.keys(old);
-    pendingDeletes.sort((a, b) => order.indexOf(b.urn) - order.indexOf(a.urn));
-    for (const { urn, entry } of pendingDeletes) {
-      await this.delete(urn, entry);
-      if (!seen.has(urn)) {
-        delete state[urn];
-        summary.deleted.push(urn);
-      }
-      this.writeState(state);
-    }
-
-    // Keep state in desired (dependency) order.
-    const ordered: State = {};
-    for (const res of desired) if (state[res.urn]) ordered[res.urn] = state[res.urn];
-    this.writeState(ordered);
-    return summary;
+  /** @internal (Deployment) */
+  writeState(state: State): void {
+    fs.writeFileSync(this.statePath, JSON.stringify(state, null, 2) + "\n");
   }
 
   /** Reads every resource in state; updates state (drops resources whose read returns id ""); returns live outputs. */
@@ -195,7 +117,8 @@ export class Engine {
     return summary;
   }
 
-  private async check(urn: string, olds: PropertyMap, news: PropertyMap): Promise<PropertyMap> {
+  /** @internal (Deployment) */
+  async check(urn: string, olds: PropertyMap, news: PropertyMap): Promise<PropertyMap> {
     this.operations.push({ op: "check", urn });
     const r = await this.host.check(urn, olds, news);
     if (r.failures.length > 0) {
@@ -204,14 +127,114 @@ export class Engine {
     return r.inputs;
   }
 
-  private async create(urn: string, inputs: PropertyMap): Promise<{ id: string; outputs: PropertyMap }> {
+  /** @internal (Deployment) */
+  async create(urn: string, inputs: PropertyMap): Promise<{ id: string; outputs: PropertyMap }> {
     this.operations.push({ op: "create", urn });
     return this.host.create(urn, inputs);
   }
 
-  private async delete(urn: string, entry: StateEntry): Promise<void> {
+  /** @internal (Deployment) */
+  async delete(urn: string, entry: StateEntry): Promise<void> {
     this.operations.push({ op: "delete", urn });
     await this.host.delete(urn, entry.id, entry.outputs, entry.inputs);
+  }
+}
+
+/** One deployment: the engine's step generation for custom resources, one resource at a time. */
+export class Deployment {
+  readonly summary = emptySummary();
+  private readonly state: State;
+  private readonly pendingDeletes: Array<{ urn: string; entry: StateEntry }> = [];
+  /** URNs applied so far, in order. */
+  private readonly seen: string[] = [];
+
+  constructor(
+    private readonly engine: Engine,
+    private readonly old: State,
+  ) {
+    this.state = { ...old };
+  }
+
+  /** Creates, updates, replaces or keeps one resource; returns its new state entry (outputs are plain values). */
+  async apply(res: DesiredResource): Promise<StateEntry> {
+    const { engine, state, summary, old } = this;
+    const { urn } = res;
+    if (this.seen.includes(urn)) throw new Error(`duplicate resource ${urn}`);
+    this.seen.push(urn);
+    const wire = await serializeInputs(res.inputs);
+    const secretInputs = Object.keys(wire).filter((k) => isSecretWrapper(wire[k]));
+    const news = stripSecrets(wire) as PropertyMap;
+    const prior = old[urn];
+    const record = (entry: StateEntry, kind: keyof Summary): StateEntry => {
+      state[urn] = entry;
+      engine.writeState(state);
+      summary[kind].push(urn);
+      return entry;
+    };
+    const entryOf = (id: string, inputs: PropertyMap, outputs: PropertyMap): StateEntry => ({
+      id,
+      inputs,
+      outputs,
+      secretOutputs: Object.keys(outputs).filter(
+        (k) => secretInputs.includes(k) || (res.additionalSecretOutputs ?? []).includes(k),
+      ),
+    });
+
+    const checked = await engine.check(urn, prior ? prior.inputs : {}, news);
+    if (!prior) {
+      const created = await engine.create(urn, checked);
+      return record(entryOf(created.id, checked, created.outputs), "created");
+    }
+
+    engine.operations.push({ op: "diff", urn });
+    const diff = await engine.host.diff(urn, prior.id, prior.outputs, checked, prior.inputs);
+    // DIFF_UNKNOWN: the engine compares old and new inputs itself (`__provider` included).
+    const changed =
+      diff.changes === "some" || (diff.changes === "unknown" && !isDeepStrictEqual(prior.inputs, checked));
+    if (!changed) {
+      // A "same" step: the engine records the new inputs but keeps the old outputs (and their old `__provider`).
+      return record({ ...prior, inputs: checked }, "unchanged");
+    }
+    if (diff.replaces.length === 0) {
+      engine.operations.push({ op: "update", urn });
+      const outputs = await engine.host.update(urn, prior.id, prior.outputs, checked, prior.inputs);
+      return record(entryOf(prior.id, checked, outputs), "updated");
+    }
+    // Replacement: the engine re-checks with no olds, then creates the new one (after deleting the old one when
+    // deleteBeforeReplace), else deletes the old one at the end with its old outputs.
+    const rechecked = await engine.check(urn, {}, news);
+    if (diff.deleteBeforeReplace || res.deleteBeforeReplace) {
+      await engine.delete(urn, prior);
+      delete state[urn];
+      engine.writeState(state);
+    } else {
+      this.pendingDeletes.push({ urn, entry: prior });
+    }
+    const created = await engine.create(urn, rechecked);
+    return record(entryOf(created.id, rechecked, created.outputs), "replaced");
+  }
+
+  /** Deletions last, in reverse of the old state's order: replaced old copies and resources not applied. */
+  async finish(): Promise<Summary> {
+    const { engine, state, old, summary } = this;
+    for (const urn of Object.keys(old)) {
+      if (!this.seen.includes(urn)) this.pendingDeletes.push({ urn, entry: old[urn] });
+    }
+    const order = Object.keys(old);
+    this.pendingDeletes.sort((a, b) => order.indexOf(b.urn) - order.indexOf(a.urn));
+    for (const { urn, entry } of this.pendingDeletes) {
+      await engine.delete(urn, entry);
+      if (!this.seen.includes(urn)) {
+        delete state[urn];
+        summary.deleted.push(urn);
+      }
+      engine.writeState(state);
+    }
+    // Keep state in apply (dependency) order.
+    const ordered: State = {};
+    for (const urn of this.seen) if (state[urn]) ordered[urn] = state[urn];
+    engine.writeState(ordered);
+    return summary;
   }
 }
 

@@ -43,14 +43,25 @@ beforeAll(() => {
 });
 afterAll(() => fs.rmSync(tmp, { recursive: true, force: true }));
 
-test("(a) package self-reference does NOT work inside the host: lvs-pulumi/package.json from cwd /work/main", async () => {
+test("(a) package self-reference does NOT work inside the host: only node_modules from the cwd up are searched", async () => {
+  // A fresh program folder whose package.json has a name and exports, and no node_modules link to itself.
+  const prog = path.join(tmp, "noself");
+  fs.mkdirSync(prog);
+  fs.writeFileSync(
+    path.join(prog, "package.json"),
+    JSON.stringify({ name: "noself-demo", exports: { "./package.json": "./package.json" } }),
+  );
+  const outs = await probeIn(prog, "noself-demo/package.json");
+  expect(outs.cwd).toBe(fs.realpathSync(prog));
+  expect(outs.error).toMatch(/^MODULE_NOT_FOUND: Cannot find module 'noself-demo\/package.json'/);
+  expect((outs.searchPaths as string[])[0]).toBe(path.join(fs.realpathSync(prog), "node_modules"));
+});
+
+test("(a) in this checkout, lvs-pulumi/runtime resolves in the host through the link `npm ci` makes", async () => {
   const outs = await probeIn(repoRoot, "lvs-pulumi/package.json");
-  expect(outs.cwd).toBe(repoRoot);
-  expect(outs.error).toMatch(/^MODULE_NOT_FOUND: Cannot find module 'lvs-pulumi\/package.json'/);
-  // Only node_modules folders from the cwd upwards are searched (the module's filename is "").
-  expect((outs.searchPaths as string[])[0]).toBe(path.join(repoRoot, "node_modules"));
-  // Control: a real package in the cwd's node_modules resolves.
-  expect((await probeIn(repoRoot, "@pulumi/pulumi/package.json")).name).toBe("@pulumi/pulumi");
+  expect(outs.error).toBeUndefined();
+  expect(outs.name).toBe("lvs-pulumi");
+  expect(fs.realpathSync(outs.resolved as string)).toBe(path.join(repoRoot, "package.json"));
 });
 
 test("(a) a node_modules/<name> symlink to the package makes it resolve, exports map applied", async () => {

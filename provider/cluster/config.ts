@@ -1,0 +1,229 @@
+// The stack configuration of a cluster (`lvs:topology`): the resource schemas of provider/schemas for every field,
+// plus the rules only a whole topology can break. Every failure names the config key it is about.
+import type * as pulumi from "@pulumi/pulumi";
+import * as ipaddr from "ipaddr.js";
+import { z } from "zod";
+import { CheckFailure, checkInputs } from "../schemas/checkInputs";
+import { directorInputsSchema } from "../schemas/director";
+import { cidrFamily, canonicalIp } from "../schemas/ip";
+import { realServerInputsSchema } from "../schemas/realServer";
+import { virtualServiceInputsSchema } from "../schemas/virtualService";
+import type { ConnectionArgs } from "../resources/connection";
+import { ClusterTopology } from "./topology";
+
+export const TOPOLOGY_KEY = "lvs:topology";
+
+// Names become parts of resource names ("<cluster>-<service>-<server>").
+const NAME = /^[a-z][a-z0-9-]{0,62}$/;
+// Plain config is stored in clear text in the stack file.
+const SECRET_FIELDS = ["password", "privateKey", "privateKeyPassword"] as const;
+
+function nameField(what: string) {
+  return z.string().regex(NAME, { error: `is not a valid ${what} name ([a-z][a-z0-9-]*)` });
+}
+
+function strict<T extends z.core.$ZodLooseShape>(shape: T) {
+  return z.strictObject(shape, {
+    error: (issue) => (issue.code === "unrecognized_keys" ? `has unknown keys: ${issue.keys.join(", ")}` : undefined),
+  });
+}
+
+function without<T extends object, K extends keyof T>(shape: T, ...keys: K[]): Omit<T, K> {
+  const rest = { ...shape };
+  for (const key of keys) delete rest[key];
+  return rest;
+}
+
+function topologyShape() {
+  const realServer = strict(without(realServerInputsSchema().shape, "directors", "service"));
+  const service = strict({
+    ...without(virtualServiceInputsSchema().shape, "directors"),
+    directors: z.array(nameField("director")).min(1, { error: "must name at least one director" }),
+    realServers: z.record(nameField("real server"), realServer).default({}),
+  });
+  return strict({
+    /** Every VIP must lie in one of these prefixes (the networks the directors answer for). */
+    subnets: z
+      .array(z.string().refine((value) => cidrFamily(value) !== undefined, { error: "is not a CIDR prefix" }))
+      .min(1, { error: "must list at least one prefix" }),
+    directors: z.record(nameField("director"), strict(directorInputsSchema().shape)),
+    services: z.record(nameField("service"), service).default({}),
+  });
+}
+
+export type TopologyConfig = z.output<ReturnType<typeof topologyShape>>;
+
+export function topologyConfigSchema() {
+  // Whole-topology rules run once every field is valid (they read addresses, ports and names).
+  return topologyShape().superRefine(checkTopology, { when: (payload) => payload.issues.length === 0 });
+}
+type ServiceConfig = TopologyConfig["services"][string];
+
+type Issue = (path: PropertyKey[], message: string) => void;
+
+function checkTopology(topology: TopologyConfig, ctx: z.core.$RefinementCtx): void {
+  const issue: Issue = (path, message) => ctx.addIssue({ code: "custom", path, message });
+  for (const [name, director] of Object.entries(topology.directors)) {
+    checkNoSecrets(director.connection, ["directors", name, "connection"], issue);
+  }
+  const taken = new Map<string, string>();
+  for (const [name, service] of Object.entries(topology.services)) {
+    const at = ["services", name];
+    const defined = Object.keys(topology.directors);
+    service.directors.forEach((director, index) => {
+      if (!defined.includes(director)) {
+        issue(
+          [...at, "directors", index],
+          `is not a defined director (lvs:topology.directors has ${defined.join(", ") || "none"})`,
+        );
+      }
+    });
+    const directors = service.directors.flatMap((d) => topology.directors[d]?.connection ?? []);
+    if (directors.length < service.directors.length) continue;
+    // The resource schemas' own cross-field rules (fwmark vs VIP, scheduler flags, forwarding details, families).
+    const { realServers, ...fields } = service;
+    const serviceInputs = { ...fields, directors };
+    reportResourceIssues(virtualServiceInputsSchema(), serviceInputs, at, issue);
+    const identity = {
+      protocol: fields.protocol,
+      address: fields.address,
+      port: fields.port,
+      fwmark: fields.fwmark,
+      family: fields.family,
+    };
+    const servers = new Map<string, string>();
+    for (const [serverName, server] of Object.entries(realServers)) {
+      const serverAt = [...at, "realServers", serverName];
+      reportResourceIssues(realServerInputsSchema(), { ...server, directors, service: identity }, serverAt, issue);
+      if (server.host) checkNoSecrets(server.host, [...serverAt, "host"], issue);
+      const key = `${canonicalIp(server.address)} ${server.port ?? fields.port ?? ""}`;
+      const other = servers.get(key);
+      if (other) issue([...serverAt, "address"], `is already real server "${other}" of this service`);
+      else servers.set(key, serverName);
+    }
+    checkVip(topology.subnets, service, at, issue);
+    const key = serviceKey(service);
+    const first = taken.get(key);
+    if (first)
+      issue(
+        [...at, service.fwmark !== undefined ? "fwmark" : "address"],
+        `${key} is already used by lvs:topology.services.${first}`,
+      );
+    else taken.set(key, name);
+  }
+}
+
+function serviceKey(service: ServiceConfig): string {
+  if (service.fwmark !== undefined) return `fwmark ${service.fwmark} (${service.family ?? "inet"})`;
+  return `${service.protocol} ${canonicalIp(service.address ?? "")} port ${service.port}`;
+}
+
+function checkVip(subnets: string[], service: ServiceConfig, at: PropertyKey[], issue: Issue): void {
+  if (service.address === undefined) return;
+  const vip = ipaddr.parse(service.address);
+  const inside = subnets.some((subnet) => {
+    const [network, length] = ipaddr.parseCIDR(subnet);
+    return network.kind() === vip.kind() && vip.match(network, length);
+  });
+  if (!inside) issue([...at, "address"], `is not in any of lvs:topology.subnets (${subnets.join(", ")})`);
+}
+
+type ConnectionFields = Partial<Record<(typeof SECRET_FIELDS)[number], string>> & { proxy?: object };
+
+function checkNoSecrets(connection: ConnectionFields, at: PropertyKey[], issue: Issue): void {
+  for (const field of SECRET_FIELDS) {
+    if (connection[field] !== undefined) {
+      issue(
+        [...at, field],
+        "must not be in plain config: set the key with `pulumi config set --secret lvs:sshPrivateKey`",
+      );
+    }
+  }
+  if (connection.proxy) checkNoSecrets(connection.proxy, [...at, "proxy"], issue);
+}
+
+/** Runs a resource schema on what the topology will send that resource; its issues land on the config's paths. */
+function reportResourceIssues(schema: z.ZodType, inputs: object, at: PropertyKey[], issue: Issue): void {
+  const result = schema.safeParse(inputs);
+  if (result.success) return;
+  for (const resourceIssue of result.error.issues) {
+    // The directors and the service identity are checked where the config holds them.
+    if (resourceIssue.path[0] === "directors" || resourceIssue.path[0] === "service") continue;
+    issue([...at, ...resourceIssue.path], resourceIssue.message);
+  }
+}
+
+export interface TopologyCheck {
+  topology?: TopologyConfig;
+  failures: CheckFailure[];
+}
+
+/** Validates a topology config; each failure's property and reason name the full config key. */
+export function checkTopologyConfig(raw: unknown, key = TOPOLOGY_KEY): TopologyCheck {
+  const result = checkInputs(topologyConfigSchema(), raw);
+  const failures = result.failures.map((failure) => {
+    const property = configKey(key, failure.property);
+    // checkInputs starts each reason with the property path (or "inputs" for the whole value).
+    const rest = failure.reason.slice((failure.property || "inputs").length);
+    return { property, reason: `${property}${rest}` };
+  });
+  return failures.length > 0 ? { failures } : { topology: result.inputs, failures };
+}
+
+/** Validates a topology config or throws one error listing every failure. */
+export function parseTopologyConfig(raw: unknown, key = TOPOLOGY_KEY): TopologyConfig {
+  const { topology, failures } = checkTopologyConfig(raw, key);
+  if (!topology) {
+    throw new Error(`invalid stack config ${key}:\n${failures.map((f) => `  ${f.reason}`).join("\n")}`);
+  }
+  return topology;
+}
+
+// "services.web.directors.0" -> "lvs:topology.services.web.directors[0]" (names never start with a digit).
+function configKey(key: string, path: string): string {
+  if (path === "") return key;
+  return `${key}.${path}`.replace(/\.(\d+)(?=\.|$)/g, "[$1]");
+}
+
+type ConfigConnection = TopologyConfig["directors"][string]["connection"];
+
+/** Whether some connection (or jump host) authenticates with the stack's SSH key rather than an agent. */
+export function needsPrivateKey(topology: TopologyConfig): boolean {
+  return connectionsOf(topology)
+    .flatMap((c) => (c.proxy ? [c, c.proxy] : [c]))
+    .some((c) => c.agentSocketPath === undefined);
+}
+
+/**
+ * The cluster for a validated config: `privateKey` (a secret, from `lvs:sshPrivateKey`) goes to every connection
+ * and jump host that does not name an agent socket.
+ */
+export function clusterTopology(topology: TopologyConfig, privateKey?: pulumi.Input<string>): ClusterTopology {
+  function withKey<C extends Omit<ConfigConnection, "proxy" | "sudo">>(connection: C): ConnectionArgs {
+    const keyed = connection.agentSocketPath === undefined && privateKey !== undefined ? { privateKey } : {};
+    const proxy = "proxy" in connection && connection.proxy ? { proxy: withKey(connection.proxy as C) } : {};
+    return { ...connection, ...keyed, ...proxy };
+  }
+  const directors = Object.fromEntries(
+    Object.entries(topology.directors).map(([name, d]) => [name, { ...d, connection: withKey(d.connection) }]),
+  );
+  const services = Object.fromEntries(
+    Object.entries(topology.services).map(([name, service]) => {
+      const realServers = Object.fromEntries(
+        Object.entries(service.realServers).map(([serverName, server]) => [
+          serverName,
+          { ...server, host: server.host ? withKey(server.host) : undefined },
+        ]),
+      );
+      return [name, { ...service, realServers }];
+    }),
+  );
+  return { directors, services };
+}
+
+function connectionsOf(topology: TopologyConfig): ConfigConnection[] {
+  return [
+    ...Object.values(topology.directors).map((d) => d.connection),
+    ...Object.values(topology.services).flatMap((s) => Object.values(s.realServers).flatMap((r) => r.host ?? [])),
+  ];
+}

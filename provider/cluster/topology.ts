@@ -1,0 +1,25 @@
+import type { DirectorArgs } from "../resources/director";
+import type { RealServerArgs } from "../resources/real-server";
+import type { VirtualServiceArgs } from "../resources/virtual-service";
+
+// One load-balancing cluster as data: every level is a map keyed by a name that becomes part of the resource names,
+// so new kinds of entries (HA pairs next to `directors`, a health check or drain policy on a real server) join as
+// one more optional member, without renaming what exists.
+
+/** A director: the same arguments as the Director resource. */
+export type ClusterDirector = DirectorArgs;
+
+/** A real server of one service: the RealServer arguments without the service (the enclosing one). */
+export type ClusterRealServer = Omit<RealServerArgs, "service">;
+
+/** A virtual service carried by named directors, with its real servers. */
+export interface ClusterService extends Omit<VirtualServiceArgs, "directors"> {
+  /** Names from `ClusterTopology.directors`. */
+  directors: string[];
+  realServers: Record<string, ClusterRealServer>;
+}
+
+export interface ClusterTopology {
+  directors: Record<string, ClusterDirector>;
+  services: Record<string, ClusterService>;
+}

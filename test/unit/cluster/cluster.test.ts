@@ -1,0 +1,256 @@
+import * as fs from "fs";
+import * as os from "os";
+import * as path from "path";
+import * as pulumi from "@pulumi/pulumi";
+import { LvsCluster } from "../../../provider/cluster";
+import { ClusterTopology } from "../../../provider/cluster/topology";
+import { RegisterRequest, urnOf, watchRegistrations } from "../../harness/program";
+import lvsStack from "../../../stacks";
+
+const KEY = "-----BEGIN OPENSSH PRIVATE KEY-----\nnot-a-real-key\n-----END OPENSSH PRIVATE KEY-----\n";
+const HOST_KEY = "SHA256:" + "A".repeat(43);
+const DIRECTOR = "pulumi-nodejs:dynamic/lvs:Director";
+
+interface Registered {
+  type: string;
+  name: string;
+  parent: string;
+  dependencies: string[];
+  inputs: Record<string, unknown>;
+}
+
+let registered: Map<string, Registered>;
+
+/** Mocks whose resources echo their inputs (plus a director's computed facts); records every registration. */
+async function mock(): Promise<void> {
+  registered = new Map();
+  const requests = new Map<string, RegisterRequest>();
+  await pulumi.runtime.setMocks(
+    {
+      call: () => ({}),
+      newResource: (args) => {
+        const req = requests.get(`${args.type}::${args.name}`)!;
+        const urn = urnOf("lvs-pulumi", "test", req.getParent(), args.type, args.name);
+        registered.set(urn, {
+          type: args.type,
+          name: args.name,
+          parent: req.getParent(),
+          dependencies: req.getDependenciesList(),
+          inputs: args.inputs,
+        });
+        const computed = args.type === DIRECTOR ? { kernelRelease: "6.1.0", ipvsadmVersion: "1.31" } : {};
+        return { id: `${args.name}-id`, state: { ...args.inputs, ...computed } };
+      },
+    },
+    "lvs-pulumi",
+    "test",
+  );
+  watchRegistrations((req) => requests.set(`${req.getType()}::${req.getName()}`, req));
+}
+
+function connection(host: string) {
+  return { host, hostKey: HOST_KEY, privateKey: pulumi.secret(KEY) };
+}
+
+function topology(): ClusterTopology {
+  return {
+    directors: { dir1: { connection: connection("198.51.100.11") }, dir2: { connection: connection("198.51.100.12") } },
+    services: {
+      web: {
+        directors: ["dir1", "dir2"],
+        protocol: "tcp",
+        address: "198.51.100.40",
+        port: 80,
+        scheduler: "wrr",
+        realServers: {
+          rs1: { address: "198.51.100.21", weight: 2, forwarding: "dr", host: connection("198.51.100.21") },
+          rs2: { address: "198.51.100.22", forwarding: "dr" },
+        },
+      },
+      web6: {
+        directors: ["dir1"],
+        protocol: "tcp",
+        address: "2001:db8:1::100",
+        port: 443,
+        realServers: { rs1: { address: "2001:db8:1::21", forwarding: "dr" } },
+      },
+    },
+  };
+}
+
+function value<T>(output: pulumi.Output<T>): Promise<T> {
+  return new Promise((resolve) => output.apply(resolve));
+}
+
+function isSecret(output: pulumi.Output<unknown>): Promise<boolean> {
+  return pulumi.isSecret(output);
+}
+
+function byName(name: string): [string, Registered] {
+  const hit = [...registered.entries()].find(([, r]) => r.name === name);
+  if (!hit) throw new Error(`${name} was not registered`);
+  return hit;
+}
+
+describe("LvsCluster", () => {
+  let cluster: LvsCluster;
+  let clusterUrn: string;
+
+  beforeAll(async () => {
+    await mock();
+    cluster = new LvsCluster("lab", topology());
+    clusterUrn = await value(cluster.urn);
+    await value(cluster.vips);
+    await value(cluster.realServerResources.web6.rs1.urn);
+  });
+
+  test("one Director, VirtualService and RealServer per topology entry, all children of the component", () => {
+    const children = [...registered.values()].filter((r) => r.type !== "lvs:index:LvsCluster");
+    expect(children.map((r) => `${r.type.split(":").pop()} ${r.name}`).sort()).toEqual([
+      "Director lab-dir1",
+      "Director lab-dir2",
+      "RealServer lab-web-rs1",
+      "RealServer lab-web-rs2",
+      "RealServer lab-web6-rs1",
+      "VirtualService lab-web",
+      "VirtualService lab-web6",
+    ]);
+    for (const child of children)
+      expect({ name: child.name, parent: child.parent }).toEqual({ name: child.name, parent: clusterUrn });
+    expect(clusterUrn).toBe("urn:pulumi:test::lvs-pulumi::lvs:index:LvsCluster::lab");
+  });
+
+  test("a service depends on its directors; a real server on its service", () => {
+    const [dir1] = byName("lab-dir1");
+    const [dir2] = byName("lab-dir2");
+    const [web, webReg] = byName("lab-web");
+    const [web6, web6Reg] = byName("lab-web6");
+    expect(webReg.dependencies.sort()).toEqual([dir1, dir2].sort());
+    expect(web6Reg.dependencies).toEqual([dir1]);
+    expect(byName("lab-web-rs1")[1].dependencies).toEqual([web]);
+    expect(byName("lab-web-rs2")[1].dependencies).toEqual([web]);
+    expect(byName("lab-web6-rs1")[1].dependencies).toEqual([web6]);
+    expect(dir1).toBe(urnOf("lvs-pulumi", "test", clusterUrn, DIRECTOR, "lab-dir1"));
+  });
+
+  test("each resource gets its part of the topology", () => {
+    expect(byName("lab-web")[1].inputs).toMatchObject({
+      protocol: "tcp",
+      address: "198.51.100.40",
+      port: 80,
+      scheduler: "wrr",
+    });
+    const rs1 = byName("lab-web-rs1")[1].inputs;
+    expect(rs1).toMatchObject({ address: "198.51.100.21", weight: 2, forwarding: "dr" });
+    expect(rs1.service).toEqual({ protocol: "tcp", address: "198.51.100.40", port: 80 });
+    expect(byName("lab-dir2")[1].inputs.__provider).toEqual(expect.stringContaining('require("lvs-pulumi/runtime")'));
+  });
+
+  test("vips and directors outputs", async () => {
+    expect(await value(cluster.vips)).toEqual(["tcp:198.51.100.40:80", "tcp:[2001:db8:1::100]:443"]);
+    expect(await value(cluster.directors)).toEqual({
+      dir1: { host: "198.51.100.11", kernelRelease: "6.1.0", ipvsadmVersion: "1.31" },
+      dir2: { host: "198.51.100.12", kernelRelease: "6.1.0", ipvsadmVersion: "1.31" },
+    });
+  });
+
+  test("the private key stays secret: in the inputs sent, in the resources' outputs; derived outputs are not", async () => {
+    const secretWrapped = (v: unknown) =>
+      (v as Record<string, unknown>)[pulumi.runtime.specialSigKey] === pulumi.runtime.specialSecretSig;
+    expect(secretWrapped(byName("lab-dir1")[1].inputs.connection)).toBe(true);
+    expect(secretWrapped(byName("lab-web")[1].inputs.directors)).toBe(true);
+    expect(secretWrapped(byName("lab-web-rs1")[1].inputs.host)).toBe(true);
+    expect(secretWrapped(byName("lab-web-rs2")[1].inputs.directors)).toBe(true);
+    expect(await isSecret(cluster.directorResources.dir1.connection)).toBe(true);
+    expect(await isSecret(cluster.serviceResources.web.directors)).toBe(true);
+    expect(await isSecret(cluster.vips)).toBe(false);
+    expect(await isSecret(cluster.directors)).toBe(false);
+    expect(JSON.stringify(await value(cluster.directors))).not.toContain("PRIVATE KEY");
+  });
+
+  test("a service naming an undefined director is an error naming both", () => {
+    const bad = topology();
+    bad.services.web.directors = ["dir1", "dir9"];
+    expect(() => new LvsCluster("bad", bad)).toThrow(
+      'LvsCluster: service "web" names director "dir9", which is not defined',
+    );
+  });
+});
+
+describe("the stack program (stacks/index.ts)", () => {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), "lvs-stack-unit-"));
+  afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
+
+  function hostsFile(): string {
+    const jump = { host: "127.0.0.1", port: 2222, user: "root", privateKeyPath: "/nonexistent", hostKey: HOST_KEY };
+    const hosts: Record<string, unknown> = {};
+    for (const [name, address] of Object.entries({
+      dir1: "198.51.100.11",
+      rs1: "198.51.100.21",
+      rs2: "198.51.100.22",
+      nrs1: "198.51.100.71",
+      nrs2: "198.51.100.72",
+      trs1: "198.51.100.141",
+    })) {
+      hosts[name] = {
+        role: "x",
+        connection: {
+          host: address,
+          port: 22,
+          user: "root",
+          privateKeyPath: "/nonexistent",
+          hostKey: HOST_KEY,
+          proxy: jump,
+        },
+        interfaces: [],
+      };
+    }
+    const file = path.join(dir, "hosts.json");
+    fs.writeFileSync(file, JSON.stringify({ jump, hosts }));
+    return file;
+  }
+
+  async function run(config: Record<string, string>): Promise<Record<string, pulumi.Output<unknown>>> {
+    await mock();
+    pulumi.runtime.setAllConfig(config, ["lvs:sshPrivateKey"]);
+    return lvsStack() as unknown as Record<string, pulumi.Output<unknown>>;
+  }
+
+  test("the lab stack: connections completed from the lab hosts file, the key from the secret config", async () => {
+    const { load } = await import("js-yaml");
+    const stackFile = load(fs.readFileSync(path.resolve(__dirname, "../../../Pulumi.lab.yaml"), "utf8")) as {
+      config: Record<string, unknown>;
+    };
+    const outputs = await run({
+      "lvs:topology": JSON.stringify(stackFile.config["lvs:topology"]),
+      "lvs:labHostsFile": hostsFile(),
+      "lvs:sshPrivateKey": KEY,
+    });
+    expect(await value(outputs.vips)).toEqual([
+      "tcp:198.51.100.46:80",
+      "tcp:198.51.100.47:80",
+      "tcp:198.51.100.48:80",
+      "tcp:[2001:db8:1::101]:80",
+    ]);
+    const director = byName("lvs-dir1")[1].inputs.connection as { value: Record<string, unknown> };
+    expect(director.value).toMatchObject({
+      host: "198.51.100.11",
+      hostKey: HOST_KEY,
+      privateKey: KEY,
+      proxy: { host: "127.0.0.1", port: 2222, hostKey: HOST_KEY, privateKey: KEY },
+    });
+    expect(director.value).not.toHaveProperty("privateKeyPath");
+    expect(await isSecret(outputs.vips)).toBe(false);
+  });
+
+  test("a bad config fails the program with the config key", async () => {
+    const topology = {
+      subnets: ["198.51.100.0/26"],
+      directors: {},
+      services: { web: { directors: ["dir9"], protocol: "tcp", address: "198.51.100.40", port: 80 } },
+    };
+    await expect(run({ "lvs:topology": JSON.stringify(topology), "lvs:sshPrivateKey": KEY })).rejects.toThrow(
+      'lvs:topology.services.web.directors[0]: "dir9" is not a defined director',
+    );
+  });
+});

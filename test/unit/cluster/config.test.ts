@@ -1,0 +1,165 @@
+import * as fs from "fs";
+import * as path from "path";
+import { load } from "js-yaml";
+import { checkTopologyConfig, parseTopologyConfig } from "../../../provider/cluster/config";
+
+const HOST_KEY = "SHA256:" + "A".repeat(43);
+
+// Deliberately loose: the tests break it in every way a hand-written config can be broken.
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+function topology(): Record<string, any> {
+  return {
+    subnets: ["198.51.100.0/26", "2001:db8:1::/64"],
+    directors: {
+      dir1: { connection: { host: "198.51.100.11", hostKey: HOST_KEY } },
+      dir2: { connection: { host: "198.51.100.12", hostKey: HOST_KEY }, timeouts: { tcp: 900 } },
+    },
+    services: {
+      web: {
+        directors: ["dir1", "dir2"],
+        protocol: "tcp",
+        address: "198.51.100.40",
+        port: 80,
+        scheduler: "wrr",
+        realServers: {
+          rs1: {
+            address: "198.51.100.21",
+            weight: 2,
+            forwarding: "dr",
+            host: { host: "198.51.100.21", hostKey: HOST_KEY },
+          },
+          rs2: { address: "198.51.100.22", forwarding: "dr" },
+        },
+      },
+      web6: {
+        directors: ["dir1"],
+        protocol: "tcp",
+        address: "2001:db8:1::100",
+        port: 80,
+        scheduler: "rr",
+        realServers: { rs1: { address: "2001:db8:1::21", forwarding: "dr" } },
+      },
+    },
+  };
+}
+
+function reasons(raw: unknown): string[] {
+  return checkTopologyConfig(raw).failures.map((f) => f.reason);
+}
+
+test("a valid topology parses, with the resource schemas' defaults filled in", () => {
+  const parsed = parseTopologyConfig(topology());
+  expect(parsed.services.web.realServers.rs2).toMatchObject({ weight: 1, forwarding: "dr" });
+  expect(parsed.directors.dir1.connection).toMatchObject({ port: 22, user: "root" });
+});
+
+test("a service naming a missing director names the key and the director", () => {
+  const raw = topology();
+  raw.services.web.directors = ["dir1", "dir9"];
+  expect(reasons(raw)).toEqual([
+    'lvs:topology.services.web.directors[1]: "dir9" is not a defined director (lvs:topology.directors has dir1, dir2)',
+  ]);
+  expect(checkTopologyConfig(raw).failures[0].property).toBe("lvs:topology.services.web.directors[1]");
+});
+
+test("a VIP outside every declared subnet names the key and the subnets", () => {
+  const raw = topology();
+  raw.services.web.address = "203.0.113.40";
+  raw.services.web.realServers = { rs1: { address: "203.0.113.21", forwarding: "dr" } };
+  expect(reasons(raw)).toEqual([
+    'lvs:topology.services.web.address: "203.0.113.40" is not in any of lvs:topology.subnets (198.51.100.0/26, 2001:db8:1::/64)',
+  ]);
+});
+
+test("an IPv6 VIP is only matched against IPv6 subnets", () => {
+  const raw = topology();
+  raw.subnets = ["198.51.100.0/26"];
+  expect(reasons(raw)).toEqual([
+    'lvs:topology.services.web6.address: "2001:db8:1::100" is not in any of lvs:topology.subnets (198.51.100.0/26)',
+  ]);
+});
+
+test("a duplicate VIP:port across services names the second key and the first service", () => {
+  const raw = topology();
+  raw.services.api = { ...raw.services.web, address: "198.51.100.40", scheduler: "rr" };
+  expect(reasons(raw)).toEqual([
+    'lvs:topology.services.api.address: "198.51.100.40" tcp 198.51.100.40 port 80 is already used by lvs:topology.services.web',
+  ]);
+  // Same VIP, another port or protocol: fine.
+  raw.services.api.port = 443;
+  expect(reasons(raw)).toEqual([]);
+});
+
+test("IPv6 duplicates are found whatever the spelling", () => {
+  const raw = topology();
+  raw.services.other = { ...raw.services.web6, address: "2001:0db8:0001:0000:0000:0000:0000:0100" };
+  expect(reasons(raw)).toHaveLength(1);
+  expect(reasons(raw)[0]).toMatch(
+    /^lvs:topology\.services\.other\.address: .* is already used by lvs:topology\.services\.web6$/,
+  );
+});
+
+test("an unknown scheduler names the key and lists the known ones", () => {
+  const raw = topology();
+  raw.services.web.scheduler = "fastest";
+  expect(reasons(raw)).toEqual([
+    'lvs:topology.services.web.scheduler: "fastest" is not a known scheduler; allowed: rr, wrr, lc, wlc, lblc, lblcr, dh, sh, sed, nq, fo, ovf, mh, twos',
+  ]);
+});
+
+test("the resource schemas' cross-field rules apply at their config keys", () => {
+  const raw = topology();
+  raw.services.web.realServers.rs2 = { address: "198.51.100.22", port: 8080, forwarding: "dr" };
+  raw.services.web.realServers.rs3 = { address: "198.51.100.23", forwarding: "nat", snatSource: "198.51.100.66" };
+  raw.services.web.schedulerFlags = ["sh-port"];
+  expect(reasons(raw)).toEqual([
+    'lvs:topology.services.web.schedulerFlags[0]: "sh-port" needs scheduler "sh" (scheduler is "wrr")',
+    "lvs:topology.services.web.realServers.rs2.port: 8080 must equal the service port 80 for dr",
+    'lvs:topology.services.web.realServers.rs3.snatSource: "198.51.100.66" is only for fullnat forwarding',
+  ]);
+});
+
+test("field errors and unknown keys are named; whole-topology rules wait until the fields are valid", () => {
+  const raw = topology();
+  raw.services.web.port = 0;
+  raw.services.web.realServers.rs1.wieght = 3;
+  raw.directors.dir2.connection = { host: "198.51.100.12" };
+  raw.services.web.directors = ["dir9"];
+  expect(reasons(raw)).toEqual([
+    "lvs:topology.directors.dir2.connection.hostKey: is required: pin the host key, or set knownHostsPath, or set insecureSkipHostKeyCheck: true",
+    "lvs:topology.services.web.port: 0 is out of range 1..65535",
+    "lvs:topology.services.web.realServers.rs1: (object) has unknown keys: wieght",
+  ]);
+});
+
+test("credentials in plain config are refused, without showing them", () => {
+  const secret = topology();
+  secret.directors.dir1.connection.privateKey = "-----BEGIN OPENSSH PRIVATE KEY-----";
+  secret.services.web.realServers.rs1.host.proxy = { host: "203.0.113.5", hostKey: HOST_KEY, password: "hunter2" };
+  expect(reasons(secret)).toEqual([
+    "lvs:topology.directors.dir1.connection.privateKey: must not be in plain config: set the key with `pulumi config set --secret lvs:sshPrivateKey`",
+    "lvs:topology.services.web.realServers.rs1.host.proxy.password: must not be in plain config: set the key with `pulumi config set --secret lvs:sshPrivateKey`",
+  ]);
+});
+
+test("parseTopologyConfig throws one error listing every failure", () => {
+  const raw = topology();
+  raw.services.web.scheduler = "fastest";
+  raw.subnets = [];
+  expect(() => parseTopologyConfig(raw)).toThrow(
+    /^invalid stack config lvs:topology:\n {2}lvs:topology\.subnets: .*\n {2}lvs:topology\.services\.web\.scheduler: /,
+  );
+});
+
+test.each(["staging", "prod", "lab"])("Pulumi.%s.yaml holds a valid lvs:topology", (stack) => {
+  const file = path.resolve(__dirname, `../../../Pulumi.${stack}.yaml`);
+  const config = (load(fs.readFileSync(file, "utf8")) as { config: Record<string, unknown> }).config;
+  let raw = config["lvs:topology"];
+  if (stack === "lab") {
+    // Host keys and the jump host come from the lab's hosts file at program time; pin dummies here.
+    raw = JSON.parse(JSON.stringify(raw), (key, value) =>
+      (key === "connection" || key === "host") && typeof value === "object" ? { ...value, hostKey: HOST_KEY } : value,
+    );
+  }
+  expect(checkTopologyConfig(raw).failures).toEqual([]);
+});
