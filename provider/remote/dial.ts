@@ -11,7 +11,7 @@ import {
   portOf,
   userOf,
 } from "./connection";
-import { AuthenticationError, HostKeyVerificationError, HostUnreachableError } from "./errors";
+import { AuthenticationError, ConnectionLostError, HostKeyVerificationError, HostUnreachableError } from "./errors";
 import { HostKeyCheck, hostKeyCheckFor } from "./host-key";
 import { log } from "./log";
 import { RetriesExhausted, retry } from "./retry";
@@ -19,9 +19,18 @@ import { remoteSettings } from "./settings";
 
 export interface Dialed {
   client: Client;
+  /** connectionKey of this connection (with its jump chain), for messages. */
+  name: string;
   /** The TCP socket at the bottom of the chain; the pool (un)refs it so idle connections never keep Node alive. */
   socket: net.Socket;
-  /** End this connection and every jump connection under it. */
+  /**
+   * Why this connection is unusable (it, or a jump connection under it, errored, ended, missed
+   * keepalives or was closed); undefined while it is healthy.
+   */
+  downReason(): ConnectionLostError | undefined;
+  /** `listener` runs once when the connection goes down (at once if it already is). Returns an unsubscribe. */
+  onDown(listener: (reason: ConnectionLostError) => void): () => void;
+  /** End this connection and every jump connection under it (idempotent). */
   close(): void;
 }
 
@@ -42,7 +51,8 @@ export async function dial(spec: ConnectionSpec): Promise<Dialed> {
         attempts,
         initialDelayMs: backoffInitialMs,
         maxDelayMs: backoffMaxMs,
-        retryable: (err) => !(err instanceof HostKeyVerificationError || err instanceof AuthenticationError),
+        retryable: (err) =>
+          !(err instanceof HostKeyVerificationError || err instanceof AuthenticationError || via?.downReason()),
         onRetry: (attempt, delay, err) =>
           log().debug(
             `ssh: dial ${endpoint} attempt ${attempt} failed (${(err as Error).message}); retry in ${delay}ms`,
@@ -69,13 +79,13 @@ async function dialOnce(spec: ConnectionSpec, check: HostKeyCheck, via: Dialed |
     const client = new Client();
     let settled = false;
     let hostKeyError: Error | undefined;
-    const close = () => {
-      client.end();
-      via?.close();
-    };
+    let live: LiveConnection | undefined;
     // A permanent listener: ssh2 may emit more than one error, and an unhandled one would crash the process.
     client.on("error", (err: Error & { level?: string }) => {
-      if (settled) return log().debug(`ssh: ${connectionKey(spec)}: ${err.message}`);
+      if (settled) {
+        log().debug(`ssh: ${connectionKey(spec)}: ${err.message}`);
+        return live?.fail(err.message);
+      }
       settled = true;
       client.end();
       sock.destroy();
@@ -88,9 +98,13 @@ async function dialOnce(spec: ConnectionSpec, check: HostKeyCheck, via: Dialed |
     });
     client.on("ready", () => {
       settled = true;
-      // The jump connection exists only for this one; drop it with us (not on failed attempts: we retry over it).
-      client.on("close", () => via?.close());
-      resolve({ client, socket, close });
+      const link = new LiveConnection(connectionKey(spec), client, sock, socket, via);
+      live = link;
+      // ssh2 fails pending channels only on "close", which a half-open forwarded stream (EOF
+      // only) or a dead TCP path may never emit: treat "end" as fatal too.
+      client.on("end", () => link.fail("connection ended by the server"));
+      client.on("close", () => link.fail("connection closed"));
+      resolve(link);
     });
     if (spec.password) {
       const password = spec.password;
@@ -117,6 +131,11 @@ function connectConfig(spec: ConnectionSpec, sock: Duplex, timeoutMs: number, ve
     readyTimeout: timeoutMs,
     hostVerifier: verify,
   };
+  const { keepaliveIntervalMs, keepaliveCountMax } = remoteSettings();
+  if (keepaliveIntervalMs > 0) {
+    config.keepaliveInterval = keepaliveIntervalMs;
+    config.keepaliveCountMax = keepaliveCountMax;
+  }
   if (spec.password) {
     config.password = spec.password;
     config.tryKeyboard = true;
@@ -129,6 +148,68 @@ function connectConfig(spec: ConnectionSpec, sock: Duplex, timeoutMs: number, ve
   const agent = spec.agentSocketPath ?? (spec.password || spec.privateKey ? undefined : process.env.SSH_AUTH_SOCK);
   if (agent) config.agent = agent;
   return config;
+}
+
+// One established connection. The jump connection under it (if any) exists only for it: when
+// either goes down or is closed, both are closed, so no half of a chain outlives the other.
+class LiveConnection implements Dialed {
+  private reason: ConnectionLostError | undefined;
+  private readonly listeners = new Set<(reason: ConnectionLostError) => void>();
+
+  constructor(
+    readonly name: string,
+    readonly client: Client,
+    private readonly sock: Duplex,
+    readonly socket: net.Socket,
+    private readonly via: Dialed | undefined,
+  ) {
+    via?.onDown((r) => this.fail(`jump host ${r.host}: ${r.reason}`));
+  }
+
+  downReason(): ConnectionLostError | undefined {
+    return this.reason;
+  }
+
+  onDown(listener: (reason: ConnectionLostError) => void): () => void {
+    if (this.reason) {
+      listener(this.reason);
+      return () => {};
+    }
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  /** Closed by us (idle, shutdown): polite disconnect, then force after a grace period. */
+  close(): void {
+    if (this.markDown("connection closed")) return;
+    this.client.end();
+    const force = setTimeout(() => this.destroy(), 1000);
+    force.unref();
+    this.via?.close();
+  }
+
+  /** Broken: tear down at once, the peer is not listening anyway. */
+  fail(reason: string): void {
+    if (this.markDown(reason)) return;
+    log().debug(`ssh: ${this.name}: connection down (${reason})`);
+    this.destroy();
+    this.via?.close();
+  }
+
+  // Returns true if the connection was already down.
+  private markDown(reason: string): boolean {
+    if (this.reason) return true;
+    this.reason = new ConnectionLostError(this.name, reason);
+    const listeners = [...this.listeners];
+    this.listeners.clear();
+    for (const listener of listeners) listener(this.reason);
+    return false;
+  }
+
+  private destroy(): void {
+    this.client.destroy();
+    this.sock.destroy();
+  }
 }
 
 // A direct-tcpip channel through the jump host; ssh2 accepts any Duplex as `sock`.

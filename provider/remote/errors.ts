@@ -46,6 +46,36 @@ export class HostUnreachableError extends Error {
   }
 }
 
+/**
+ * The SSH connection to `host` (or a jump host under it) died, stopped answering keepalives or was
+ * closed while in use. A command in flight may or may not have run; it is not retried.
+ */
+export class ConnectionLostError extends Error {
+  constructor(
+    readonly host: string,
+    readonly reason: string,
+  ) {
+    super(`SSH connection to ${host} lost: ${reason}`);
+    this.name = "ConnectionLostError";
+  }
+}
+
+/**
+ * A remote command ran longer than the command timeout. Its channel was closed and a KILL signal
+ * requested, but OpenSSH refuses signals on root logins (no post-auth privilege separation), so
+ * the command may still be running on the host.
+ */
+export class CommandTimeoutError extends Error {
+  constructor(
+    readonly host: string,
+    readonly command: string,
+    readonly timeoutMs: number,
+  ) {
+    super(`command timed out after ${timeoutMs / 1000}s on ${host}: ${command}`);
+    this.name = "CommandTimeoutError";
+  }
+}
+
 // Keep error messages readable: the full output stays on the error object.
 function tail(text: string, max = 2000): string {
   const trimmed = text.trim();

@@ -1,11 +1,12 @@
 // Running commands on a host: `run` reports, `exec` throws on failure. Output is returned raw;
 // anything that becomes an error message or log line is masked.
-import { RunResult, runOnClient } from "./channel";
+import { RunResult, runOnLink } from "./channel";
 import { ConnectionSpec, connectionKey, connectionSecrets } from "./connection";
 import { RemoteCommandError } from "./errors";
 import { log } from "./log";
 import { withClient } from "./pool";
 import { maskSecrets } from "./secrets";
+import { remoteSettings } from "./settings";
 import { wrapCommand } from "./wrap";
 
 export type { RunResult } from "./channel";
@@ -15,14 +16,27 @@ export interface RunOptions {
   stdin?: string | Buffer;
   /** Extra values to mask in errors and logs for this call. */
   secrets?: readonly string[];
+  /** Give up on the command after this many ms (CommandTimeoutError); default remoteSettings().commandTimeoutMs, 0: no limit. */
+  timeoutMs?: number;
 }
 
-/** Run `command` via `sh -c` (and `sudo -n` if the connection says so); never throws on non-zero exit. */
+/**
+ * Run `command` via `sh -c` (and `sudo -n` if the connection says so); never throws on non-zero exit.
+ * Throws ConnectionLostError if the connection dies while it runs, CommandTimeoutError past the timeout.
+ */
 export async function run(spec: ConnectionSpec, command: string, opts: RunOptions = {}): Promise<RunResult> {
   const secrets = [...connectionSecrets(spec), ...(opts.secrets ?? [])];
-  log().debug(`ssh: ${connectionKey(spec)}: ${maskSecrets(command, secrets)}`);
+  const display = maskSecrets(command, secrets);
+  log().debug(`ssh: ${connectionKey(spec)}: ${display}`);
   const wrapped = wrapCommand(command, spec.sudo);
-  return withClient(spec, (client) => runOnClient(client, wrapped, opts.stdin), { retryIfGone: true });
+  const { channelOpenTimeoutMs, commandTimeoutMs } = remoteSettings();
+  return withClient(spec, (link) =>
+    runOnLink(link, wrapped, opts.stdin, {
+      openTimeoutMs: channelOpenTimeoutMs,
+      timeoutMs: opts.timeoutMs ?? commandTimeoutMs,
+      display,
+    }),
+  );
 }
 
 /** Like `run`, but a non-zero exit throws RemoteCommandError (with secrets masked). */

@@ -1,6 +1,13 @@
 // The remote layer: the only code that talks SSH (and the only importer of ssh2).
 export * from "./connection";
-export { RemoteCommandError, HostKeyVerificationError, AuthenticationError, HostUnreachableError } from "./errors";
+export {
+  RemoteCommandError,
+  HostKeyVerificationError,
+  AuthenticationError,
+  HostUnreachableError,
+  ConnectionLostError,
+  CommandTimeoutError,
+} from "./errors";
 export type { RunOptions, RunResult } from "./exec";
 export { run, exec } from "./exec";
 export { readFile, writeFile } from "./files";

@@ -5,11 +5,11 @@
 // connection drops.
 import { AsyncLocalStorage } from "async_hooks";
 import pLimit from "p-limit";
-import { Client } from "ssh2";
-import { collect, openExec } from "./channel";
+import { Link, collect, openExec } from "./channel";
 import { ConnectionSpec, connectionKey } from "./connection";
 import { log } from "./log";
 import { withClient } from "./pool";
+import { remoteSettings } from "./settings";
 import { wrapCommand } from "./wrap";
 import { quote } from "../plan/shell";
 
@@ -42,21 +42,18 @@ export async function withHostLock<T>(
   if (!queue) queues.set(key, (queue = pLimit(1)));
   const inner = new Set([...(outer ?? []), key]);
   return queue(() =>
-    withClient(spec, (client) => holdLock(client, spec, opts, () => held.run(inner, fn)), { limit: false }),
+    withClient(spec, (link) => holdLock(link, spec, opts, () => held.run(inner, fn)), { limit: false }),
   );
 }
 
-async function holdLock<T>(
-  client: Client,
-  spec: ConnectionSpec,
-  opts: HostLockOptions,
-  fn: () => Promise<T>,
-): Promise<T> {
+async function holdLock<T>(link: Link, spec: ConnectionSpec, opts: HostLockOptions, fn: () => Promise<T>): Promise<T> {
   const path = opts.path ?? DEFAULT_LOCK_PATH;
   const timeout = opts.timeoutSeconds ?? DEFAULT_LOCK_TIMEOUT_SECONDS;
   const script = `exec 9>${quote(path)} && flock -w ${timeout} 9 && echo LOCKED && exec cat >/dev/null`;
-  const channel = await openExec(client, wrapCommand(script, spec.sudo));
-  const finished = collect(channel);
+  // The channel counts as open on the connection until it closes, so the idle timer never closes
+  // a connection under a held lock; if the connection dies, `finished` rejects at once.
+  const channel = await openExec(link, wrapCommand(script, spec.sudo), remoteSettings().channelOpenTimeoutMs);
+  const finished = collect(channel, link);
   finished.catch(() => {}); // observed below; a dropped connection must not become an unhandled rejection
   let closed = false;
   let released = false;

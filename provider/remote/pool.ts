@@ -1,9 +1,14 @@
 // One SSH connection per (user@host:port via jump chain) per process, shared by every operation.
 // State is module-level on purpose: Pulumi serializes provider functions by value, and closures
 // would each get their own copy; a module loaded via require is shared through the module cache.
+//
+// Lifetimes: a pooled connection owns its jump connections (dial.ts closes them together). It
+// leaves the pool the moment it goes down (error, EOF, close, missed keepalives), which also fails
+// every channel open and command in flight on it; it is closed by the idle timer only when no
+// operation and no channel (lock channels included) uses it.
 import pLimit from "p-limit";
-import { Client } from "ssh2";
-import { ChannelOpenError } from "./channel";
+import { ClientChannel } from "ssh2";
+import { ChannelOpenError, Link } from "./channel";
 import { ConnectionSpec, connectionKey } from "./connection";
 import { Dialed, dial } from "./dial";
 import { log } from "./log";
@@ -15,9 +20,13 @@ interface Entry {
   dialed?: Dialed;
   /** Operations currently using the connection; while > 0 the socket keeps Node alive. */
   active: number;
+  /** Channels open on it (commands, lock channels); while > 0 the idle timer leaves it alone. */
+  channels: number;
   idleTimer?: NodeJS.Timeout;
   /** Caps concurrent exec channels below the server's MaxSessions. */
-  channels: pLimit.Limit;
+  limit: pLimit.Limit;
+  /** Taken out of the pool after a failed channel open; closed once its last user is done. */
+  retired: boolean;
 }
 
 const entries = new Map<string, Entry>();
@@ -25,43 +34,50 @@ const entries = new Map<string, Entry>();
 export interface WithClientOptions {
   /** Count against the per-connection channel cap (default true). Long-lived lock channels opt out. */
   limit?: boolean;
-  retryIfGone?: boolean;
 }
 
 /**
- * Run `fn` with the pooled client for `spec`, dialing if needed. With `retryIfGone`, a connection
- * found dead when `fn` opens its channel is dropped and `fn` retried once on a fresh one; only for
- * `fn`s that open a single channel first, so nothing has run yet when that fails.
+ * Run `fn` with the pooled connection for `spec`, dialing if needed. If `fn` fails with
+ * ChannelOpenError before any channel of its own was opened, the connection is taken out of the
+ * pool, and if that error says the command certainly never ran, `fn` is retried once on a fresh
+ * connection. A command that started (or may have) is never retried.
  */
 export async function withClient<T>(
   spec: ConnectionSpec,
-  fn: (client: Client) => Promise<T>,
+  fn: (link: Link) => Promise<T>,
   opts: WithClientOptions = {},
 ): Promise<T> {
-  try {
-    return await useEntry(spec, fn, opts);
-  } catch (err) {
-    if (!opts.retryIfGone || !(err instanceof ChannelOpenError) || !isConnectionGone(err)) throw err;
-    log().debug(`ssh: ${connectionKey(spec)} connection was gone (${err.message}); reconnecting`);
-    drop(connectionKey(spec));
-    return useEntry(spec, fn, opts);
-  }
-}
-
-async function useEntry<T>(spec: ConnectionSpec, fn: (client: Client) => Promise<T>, opts: WithClientOptions) {
-  const entry = entryFor(spec);
-  acquire(entry);
-  try {
-    const { client } = await entry.ready;
-    return await (opts.limit === false ? fn(client) : entry.channels(() => fn(client)));
-  } finally {
-    release(entry);
+  for (let attempt = 1; ; attempt++) {
+    const entry = entryFor(spec);
+    let opened = 0;
+    acquire(entry);
+    try {
+      const dialed = await entry.ready;
+      const link: Link = {
+        client: dialed.client,
+        name: dialed.name,
+        downReason: () => dialed.downReason(),
+        onDown: (listener) => dialed.onDown(listener),
+        opened: (channel) => {
+          opened++;
+          trackChannel(entry, channel);
+        },
+      };
+      return await (opts.limit === false ? fn(link) : entry.limit(() => fn(link)));
+    } catch (err) {
+      if (!(err instanceof ChannelOpenError) || opened > 0) throw err;
+      retire(entry); // refused, wedged or dead: new operations get a fresh connection
+      if (!err.retryable || attempt > 1) throw err;
+      log().debug(`ssh: ${entry.key}: ${err.message}; retrying on a fresh connection`);
+    } finally {
+      release(entry);
+    }
   }
 }
 
 /** Close every pooled connection (tests, provider shutdown). */
 export function closeAll(): void {
-  for (const key of [...entries.keys()]) drop(key);
+  for (const entry of [...entries.values()]) drop(entry);
 }
 
 /** Keys of the pooled connections, for diagnostics and tests. */
@@ -76,20 +92,23 @@ function entryFor(spec: ConnectionSpec): Entry {
   const entry: Entry = {
     key,
     active: 0,
-    channels: pLimit(remoteSettings().maxChannelsPerConnection),
+    channels: 0,
+    retired: false,
+    limit: pLimit(remoteSettings().maxChannelsPerConnection),
     ready: dial(spec).then(
       (dialed) => {
         entry.dialed = dialed;
-        // Reconnect on next use if the server or network drops us.
-        dialed.client.on("close", () => {
-          if (entries.get(key) === entry) forget(entry);
+        // Gone means gone: the next operation dials afresh; in-flight ones fail (channel.ts).
+        dialed.onDown((reason) => {
+          log().debug(`ssh: ${key}: ${reason.reason}`);
+          evict(entry);
         });
         if (entry.active === 0) dialed.socket.unref();
         log().debug(`ssh: connected ${key}`);
         return dialed;
       },
       (err: unknown) => {
-        if (entries.get(key) === entry) forget(entry);
+        evict(entry);
         throw err;
       },
     ),
@@ -107,26 +126,48 @@ function acquire(entry: Entry): void {
 }
 
 function release(entry: Entry): void {
-  if (--entry.active > 0 || entries.get(entry.key) !== entry) return;
-  // Idle: let Node exit if nothing else is pending, and close after a while to free the server.
+  entry.active--;
+  maybeIdle(entry);
+}
+
+function trackChannel(entry: Entry, channel: ClientChannel): void {
+  entry.channels++;
+  clearTimeout(entry.idleTimer);
+  entry.idleTimer = undefined;
+  channel.once("close", () => {
+    entry.channels--;
+    maybeIdle(entry);
+  });
+}
+
+function maybeIdle(entry: Entry): void {
+  if (entry.active > 0 || entry.channels > 0) return;
+  // Idle: unref the socket and close after a while to free the server. (ssh2's keepalive timer
+  // is not unref'd, so an idle connection can delay Node's exit by up to idleTimeoutMs.)
   entry.dialed?.socket.unref();
-  entry.idleTimer = setTimeout(() => drop(entry.key), remoteSettings().idleTimeoutMs);
+  if (entry.retired) return drop(entry);
+  if (entries.get(entry.key) !== entry) return;
+  clearTimeout(entry.idleTimer);
+  entry.idleTimer = setTimeout(() => {
+    if (entry.active === 0 && entry.channels === 0) drop(entry);
+  }, remoteSettings().idleTimeoutMs);
   entry.idleTimer.unref();
 }
 
-function drop(key: string): void {
-  const entry = entries.get(key);
-  if (!entry) return;
-  forget(entry);
+// Out of the pool now; closed when its last operation and channel are done (maybe right away).
+function retire(entry: Entry): void {
+  evict(entry);
+  entry.retired = true;
+}
+
+// Close the connection and its jump connections together.
+function drop(entry: Entry): void {
+  evict(entry);
   entry.ready.then((d) => d.close()).catch(() => {});
 }
 
-function forget(entry: Entry): void {
+function evict(entry: Entry): void {
   clearTimeout(entry.idleTimer);
-  entries.delete(entry.key);
-}
-
-function isConnectionGone(err: ChannelOpenError): boolean {
-  const cause = (err.cause as Error | undefined)?.message ?? "";
-  return /Not connected|No response from server|ECONNRESET|EPIPE/.test(cause);
+  entry.idleTimer = undefined;
+  if (entries.get(entry.key) === entry) entries.delete(entry.key);
 }

@@ -4,10 +4,21 @@ export interface RemoteSettings {
   /** First delay between dial attempts; doubles each time. */
   backoffInitialMs: number;
   backoffMaxMs: number;
-  /** Close a pooled connection after this long without operations. */
+  /** Close a pooled connection (and its jump hosts) after this long without operations or open channels. */
   idleTimeoutMs: number;
   /** Concurrent exec channels per connection; OpenSSH's MaxSessions defaults to 10. */
   maxChannelsPerConnection: number;
+  /**
+   * SSH keepalive on every connection (jump hosts too): a connection whose peer misses
+   * `keepaliveCountMax` pings in a row is declared dead after about interval * (countMax + 1).
+   * 0 disables keepalives.
+   */
+  keepaliveIntervalMs: number;
+  keepaliveCountMax: number;
+  /** Give up opening an exec channel after this long; the command never started, so it is retried once. 0: no limit. */
+  channelOpenTimeoutMs: number;
+  /** Upper bound for one remote command, from channel open to exit. 0: no limit. */
+  commandTimeoutMs: number;
 }
 
 const settings: RemoteSettings = {
@@ -15,6 +26,10 @@ const settings: RemoteSettings = {
   backoffMaxMs: 8000,
   idleTimeoutMs: 10_000,
   maxChannelsPerConnection: 6,
+  keepaliveIntervalMs: 5000,
+  keepaliveCountMax: 3,
+  channelOpenTimeoutMs: 30_000,
+  commandTimeoutMs: 30 * 60_000,
 };
 
 export function configureRemote(overrides: Partial<RemoteSettings>): void {

@@ -17,8 +17,16 @@ export interface FakeServer {
   authAttempts: number;
   /** direct-tcpip (jump) channels opened. */
   forwards: number;
+  /** Client connections currently open. */
+  readonly open: number;
+  /** Leave this many upcoming session (channel) opens unanswered, as a wedged server would. */
+  stallSessions: number;
+  /** Leave this many upcoming exec requests unanswered (the session channel itself opens fine). */
+  stallExecs: number;
   /** Drop every client connection, as a network failure would. */
   dropAll(): void;
+  /** Stop relaying data on every open direct-tcpip channel (both ways), leaving it open: a dead path behind the jump. */
+  freezeForwards(): void;
   close(): Promise<void>;
 }
 
@@ -35,6 +43,7 @@ export function newHostKey(): { private: string; blob: Buffer; line: string } {
 export async function startFakeServer(): Promise<FakeServer> {
   const key = newHostKey();
   const clients = new Set<Connection>();
+  const forwards = new Set<() => void>();
   const fake: FakeServer = {
     port: 0,
     fingerprint: fingerprintOf(key.blob),
@@ -42,7 +51,13 @@ export async function startFakeServer(): Promise<FakeServer> {
     connections: 0,
     authAttempts: 0,
     forwards: 0,
+    get open() {
+      return clients.size;
+    },
+    stallSessions: 0,
+    stallExecs: 0,
     dropAll: () => clients.forEach((c) => c.end()),
+    freezeForwards: () => forwards.forEach((freeze) => freeze()),
     close: () =>
       new Promise<void>((resolve) => {
         clients.forEach((c) => c.end());
@@ -61,14 +76,17 @@ export async function startFakeServer(): Promise<FakeServer> {
     });
     client.on("ready", () => {
       client.on("session", (acceptSession) => {
+        if (fake.stallSessions > 0) return void fake.stallSessions--;
         const session = acceptSession();
         session.on("exec", (accept, _reject, info) => {
+          if (fake.stallExecs > 0) return void fake.stallExecs--;
           const stream = accept();
           const child = spawn("sh", ["-c", info.command], { stdio: "pipe" });
           child.stdout.pipe(stream, { end: false });
           child.stderr.pipe(stream.stderr, { end: false });
           stream.pipe(child.stdin);
           child.stdin.on("error", () => {});
+          session.on("signal", (_accept, _reject, sig) => child.kill(`SIG${sig.name}` as NodeJS.Signals));
           child.on("close", (code) => {
             stream.exit(code ?? 255);
             stream.end();
@@ -84,7 +102,19 @@ export async function startFakeServer(): Promise<FakeServer> {
           connected = true;
           const channel = accept();
           channel.pipe(sock).pipe(channel);
-          channel.on("close", () => sock.destroy());
+          const freeze = () => {
+            channel.unpipe(sock);
+            sock.unpipe(channel);
+            // Keep reading (and discarding) so EOF and close are still noticed.
+            channel.on("data", () => {}).resume();
+            sock.on("data", () => {}).resume();
+          };
+          forwards.add(freeze);
+          client.on("close", () => sock.destroy()); // a frozen channel never emits its own close
+          channel.on("close", () => {
+            forwards.delete(freeze);
+            sock.destroy();
+          });
           sock.on("close", () => channel.close());
         });
       });
@@ -93,4 +123,47 @@ export async function startFakeServer(): Promise<FakeServer> {
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   fake.port = (server.address() as net.AddressInfo).port;
   return fake;
+}
+
+export interface Relay {
+  port: number;
+  /** Stop moving bytes on every connection relayed so far, leaving them open: a silently dead network path. */
+  freeze(): void;
+  close(): Promise<void>;
+}
+
+/** A TCP relay to 127.0.0.1:`port`, so tests can cut the path between client and server without closing it. */
+export async function startRelay(port: number): Promise<Relay> {
+  const pairs = new Set<[net.Socket, net.Socket]>();
+  const server = net.createServer((inbound) => {
+    const outbound = net.connect(port, "127.0.0.1");
+    const pair: [net.Socket, net.Socket] = [inbound, outbound];
+    pairs.add(pair);
+    inbound.pipe(outbound).pipe(inbound);
+    for (const s of pair) {
+      s.on("error", () => {});
+      s.on("close", () => {
+        pairs.delete(pair);
+        inbound.destroy();
+        outbound.destroy();
+      });
+    }
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  return {
+    port: (server.address() as net.AddressInfo).port,
+    freeze: () =>
+      pairs.forEach(([a, b]) => {
+        a.unpipe(b);
+        b.unpipe(a);
+        // Keep reading (and discarding) so EOF and close are still noticed.
+        a.on("data", () => {}).resume();
+        b.on("data", () => {}).resume();
+      }),
+    close: () =>
+      new Promise<void>((resolve) => {
+        pairs.forEach(([a, b]) => (a.destroy(), b.destroy()));
+        server.close(() => resolve());
+      }),
+  };
 }

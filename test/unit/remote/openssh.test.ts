@@ -3,11 +3,12 @@ import { execFileSync, spawnSync } from "child_process";
 import { existsSync, readdirSync, statSync, writeFileSync } from "fs";
 import { join } from "path";
 import { ConnectionSpec } from "../../../provider/remote/connection";
-import { HostKeyVerificationError, RemoteCommandError } from "../../../provider/remote/errors";
+import { CommandTimeoutError, HostKeyVerificationError, RemoteCommandError } from "../../../provider/remote/errors";
 import { exec, run } from "../../../provider/remote/exec";
 import { readFile, writeFile } from "../../../provider/remote/files";
 import { withHostLock } from "../../../provider/remote/lock";
 import { closeAll } from "../../../provider/remote/pool";
+import { configureRemote, remoteSettings } from "../../../provider/remote/settings";
 import { OpenSshServer, SSHD, startOpenSsh } from "./openssh-server";
 
 const describeSshd = existsSync(SSHD) ? describe : describe.skip;
@@ -78,6 +79,23 @@ describeSshd("real OpenSSH sshd", () => {
     expect(readdirSync(sshd.dir).filter((f) => f.includes("lvs-tmp"))).toEqual([]);
     expect(await readFile(conn(), join(sshd.dir, "missing"))).toBeNull();
     await expect(writeFile(conn(), join(sshd.dir, "no-such-dir", "f"), "x")).rejects.toBeInstanceOf(RemoteCommandError);
+  });
+
+  test("sshd answers keepalives; a command past its timeout is reported", async () => {
+    const saved = { ...remoteSettings() };
+    configureRemote({ keepaliveIntervalMs: 100, keepaliveCountMax: 2 });
+    try {
+      closeAll();
+      // Many keepalive rounds while the command runs: a live server never trips them.
+      expect((await exec(conn(), "sleep 1; echo alive")).stdout).toBe("alive\n");
+      const err = await exec(conn(), "sleep 2", { timeoutMs: 300 }).catch((e) => e);
+      expect(err).toBeInstanceOf(CommandTimeoutError);
+      expect(err.message).toBe(`command timed out after 0.3s on root@127.0.0.1:${sshd.ports[0]}: sleep 2`);
+      expect((await exec(conn(), "echo still usable")).stdout).toBe("still usable\n");
+    } finally {
+      closeAll();
+      configureRemote(saved);
+    }
   });
 
   describe("host lock", () => {
