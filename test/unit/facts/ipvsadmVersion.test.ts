@@ -17,7 +17,7 @@ describe("ipvsadm --version", () => {
     expect(sh("/nonexistent")).toBe("rc=0\n");
     expect(fact.parse("")).toBeUndefined();
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), "ipvsadm-"));
-    fs.writeFileSync(path.join(dir, "ipvsadm"), "#!/bin/sh\necho 'Can\'t initialize ipvs' >&2; exit 2\n", {
+    fs.writeFileSync(path.join(dir, "ipvsadm"), "#!/bin/sh\necho 'cannot initialize ipvs' >&2; exit 2\n", {
       mode: 0o755,
     });
     expect(sh(`${dir}:/usr/bin:/bin`)).toBe("rc=2\n");
