@@ -23,18 +23,38 @@ function pathField() {
 /** The fields shared by a connection and its jump host (shaped like @pulumi/command's remote Connection). */
 function connectionShape() {
   return {
-    host: z.string().refine(isHost, { error: "is not an IP address or host name" }),
-    port: intInRange(1, 65535).default(22),
-    user: z.string().regex(USER, { error: "is not a valid user name ([a-z_][a-z0-9_-]*)" }).default("root"),
-    password: z.string().optional(),
-    privateKey: z.string().optional(),
-    privateKeyPassword: z.string().optional(),
-    agentSocketPath: pathField().optional(),
-    dialErrorLimit: intInRange(1, 1000).default(10),
-    perDialTimeout: intInRange(1, 3600).default(15),
-    hostKey: z.string().regex(HOST_KEY, { error: 'is not a host key fingerprint "SHA256:<base64>"' }).optional(),
-    knownHostsPath: pathField().optional(),
-    insecureSkipHostKeyCheck: z.boolean().default(false),
+    host: z
+      .string()
+      .refine(isHost, { error: "is not an IP address or host name" })
+      .describe("IP address or host name of the SSH server"),
+    port: intInRange(1, 65535).default(22).describe("SSH port"),
+    user: z
+      .string()
+      .regex(USER, { error: "is not a valid user name ([a-z_][a-z0-9_-]*)" })
+      .default("root")
+      .describe("SSH user"),
+    password: z.string().optional().describe("password (or keyboard-interactive) authentication"),
+    privateKey: z.string().optional().describe("private key (PEM/OpenSSH text, not a path)"),
+    privateKeyPassword: z.string().optional().describe("passphrase of `privateKey`"),
+    agentSocketPath: pathField()
+      .optional()
+      .describe("ssh-agent socket; by default `SSH_AUTH_SOCK` when neither password nor privateKey is given"),
+    dialErrorLimit: intInRange(1, 1000)
+      .default(10)
+      .describe("connection attempts before the host counts as unreachable"),
+    perDialTimeout: intInRange(1, 3600).default(15).describe("seconds allowed for each connection attempt"),
+    hostKey: z
+      .string()
+      .regex(HOST_KEY, { error: 'is not a host key fingerprint "SHA256:<base64>"' })
+      .optional()
+      .describe("pinned host key fingerprint `SHA256:…` as `ssh-keygen -lf` prints it"),
+    knownHostsPath: pathField()
+      .optional()
+      .describe("a known_hosts file (on the machine running Pulumi) to verify the host key against"),
+    insecureSkipHostKeyCheck: z
+      .boolean()
+      .default(false)
+      .describe("turn host key verification off: one of hostKey, knownHostsPath or this is required"),
   };
 }
 
@@ -55,8 +75,12 @@ export function connectionSchema() {
   return z
     .object({
       ...connectionShape(),
-      proxy: z.object(connectionShape()).superRefine(requireHostKey).optional(),
-      sudo: z.boolean().default(false),
+      proxy: z
+        .object(connectionShape())
+        .superRefine(requireHostKey)
+        .optional()
+        .describe("jump host (bastion): a connection of its own, without proxy and sudo"),
+      sudo: z.boolean().default(false).describe("run commands through `sudo -n` (for a non-root user)"),
     })
     .superRefine(requireHostKey);
 }

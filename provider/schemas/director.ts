@@ -7,22 +7,29 @@ const MAX_TIMEOUT_SECONDS = 31_536_000;
 
 export function directorInputsSchema() {
   return z.object({
-    connection: connectionSchema(),
-    installIpvsadm: z.boolean().default(false),
-    /** `ipvsadm --set tcp tcpfin udp`; an omitted value is sent as 0, which leaves it unchanged. */
+    connection: connectionSchema().describe("SSH connection to the director (see Connection)"),
+    installIpvsadm: z
+      .boolean()
+      .default(false)
+      .describe("install ipvsadm with apt/dnf/yum when missing (otherwise missing is an error)"),
+    // `ipvsadm --set tcp tcpfin udp`; an omitted value is sent as 0, which leaves it unchanged.
     timeouts: z
       .object({
         tcp: intInRange(1, MAX_TIMEOUT_SECONDS).optional(),
         tcpFin: intInRange(1, MAX_TIMEOUT_SECONDS).optional(),
         udp: intInRange(1, MAX_TIMEOUT_SECONDS).optional(),
       })
-      .optional(),
+      .optional()
+      .describe("`{tcp, tcpFin, udp}` in seconds: `ipvsadm --set`, persisted; an omitted one is left unchanged"),
     sysctls: z
       .object({
         expireNodestConn: z.boolean().default(true),
         expireQuiescentTemplate: z.boolean().default(true),
       })
-      .prefault({}),
+      .prefault({})
+      .describe(
+        "`{expireNodestConn, expireQuiescentTemplate}`, each default true: connections to removed or weight-0 servers do not linger",
+      ),
   });
 }
 

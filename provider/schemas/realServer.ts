@@ -8,24 +8,41 @@ import { FORWARDING_METHODS, ForwardingMethod } from "./vocabulary";
 export function realServerInputsSchema() {
   return z
     .object({
-      directors: z.array(connectionSchema()).min(1, { error: "must list at least one director" }),
-      service: z.object(serviceIdentityShape()).superRefine(checkServiceIdentity),
-      /** The RIP. */
-      address: ipAddressField(),
-      /** Defaults to the service port; fwmark services have none. */
-      port: portField().optional(),
-      weight: intInRange(0, 65535).default(1),
-      upperThreshold: intInRange(0, 2 ** 31).default(0),
-      lowerThreshold: intInRange(0, 2 ** 31).default(0),
-      forwarding: enumField(FORWARDING_METHODS, "forwarding method").default("dr"),
-      /** fullnat: the director's DIP that client traffic is SNATed to. */
-      snatSource: ipAddressField().optional(),
-      /** The real server itself, for host-side setup (VIP on lo/tunl0, sysctls, return route). */
-      host: connectionSchema().optional(),
-      /** nat: the DIP the real server routes replies back through. */
-      directorAddress: ipAddressField().optional(),
-      /** nat: route only this client prefix via the director instead of the default route. */
-      clientPrefix: z.string().optional(),
+      directors: z
+        .array(connectionSchema())
+        .min(1, { error: "must list at least one director" })
+        .describe("the service's directors: taken from `service`, not set on a RealServer"),
+      service: z
+        .object(serviceIdentityShape())
+        .superRefine(checkServiceIdentity)
+        .describe("the VirtualService (its protocol, VIP and port, or fwmark)"),
+      address: ipAddressField().describe("the RIP, in the service's address family"),
+      port: portField()
+        .optional()
+        .describe("default: the service's port; must equal it for dr and tun; none for fwmark services"),
+      weight: intInRange(0, 65535).default(1).describe("scheduling weight (`-w`); 0 stops new connections"),
+      upperThreshold: intInRange(0, 2 ** 31)
+        .default(0)
+        .describe("connection upper threshold (`-x`); 0 means no limit"),
+      lowerThreshold: intInRange(0, 2 ** 31)
+        .default(0)
+        .describe("connection lower threshold (`-y`); must not exceed upperThreshold"),
+      forwarding: enumField(FORWARDING_METHODS, "forwarding method")
+        .default("dr")
+        .describe("packet forwarding method: direct routing, masquerading, IP-in-IP tunnel, or NAT plus SNAT"),
+      snatSource: ipAddressField()
+        .optional()
+        .describe("fullnat (required): the director's DIP that client addresses are translated to"),
+      host: connectionSchema()
+        .optional()
+        .describe(
+          "the real server's own connection: its side is set up too (VIP on lo/tunl0, sysctls, return route) and undone on delete",
+        ),
+      directorAddress: ipAddressField().optional().describe("nat: the DIP the real server routes replies through"),
+      clientPrefix: z
+        .string()
+        .optional()
+        .describe("nat: route only this client prefix via directorAddress (default: the default route)"),
     })
     .superRefine(checkRealServer);
 }

@@ -6,27 +6,42 @@ import { checkServiceIdentity, serviceFamily, serviceIdentityShape, ServiceIdent
 import { flagScheduler, SCHEDULER_FLAGS, SCHEDULERS, Scheduler, SchedulerFlag } from "./vocabulary";
 
 export function virtualServiceInputsSchema() {
+  const identity = serviceIdentityShape();
   return z
     .object({
-      directors: z.array(connectionSchema()).min(1, { error: "must list at least one director" }),
-      ...serviceIdentityShape(),
-      scheduler: enumField(SCHEDULERS, "scheduler").default("wlc"),
-      schedulerFlags: z.array(enumField(SCHEDULER_FLAGS, "scheduler flag")).default([]),
+      directors: z
+        .array(connectionSchema())
+        .min(1, { error: "must list at least one director" })
+        .describe("Director resources or connections; every one carries the same table (e.g. an HA pair)"),
+      protocol: identity.protocol.describe("required unless fwmark is set"),
+      address: identity.address.describe("the VIP (IPv4 or IPv6); required unless fwmark is set"),
+      port: identity.port.describe("the service port; required unless fwmark is set"),
+      fwmark: identity.fwmark.describe("a firewall-mark service instead of protocol, address and port"),
+      family: identity.family.describe("fwmark services only: the address family (default inet)"),
+      scheduler: enumField(SCHEDULERS, "scheduler").default("wlc").describe("IPVS scheduler (`-s`)"),
+      schedulerFlags: z
+        .array(enumField(SCHEDULER_FLAGS, "scheduler flag"))
+        .default([])
+        .describe("scheduler flags (`-b`): sh-* for the sh scheduler, mh-* for mh"),
       persistence: z
         .object({
           timeoutSeconds: intInRange(1, 2 ** 31),
-          /** IPv4: dotted mask ("255.255.255.0"); IPv6: prefix length (64). */
           netmask: z.union([z.string(), z.number()]).optional(),
         })
-        .optional(),
-      onePacket: z.boolean().default(false),
-      /** Hold the VIP on the directors (false when something else does, e.g. keepalived in an HA pair). */
-      bindVip: z.boolean().default(true),
-      /** The director interface that holds the VIP; by default the one the director routes the VIP through. */
+        .optional()
+        .describe(
+          "`{timeoutSeconds, netmask}`: persistent service (`-p`, `-M`); netmask: IPv4 dotted mask (255.255.255.0), IPv6 prefix length (64)",
+        ),
+      onePacket: z.boolean().default(false).describe("UDP one-packet scheduling (`-o`); udp or fwmark services only"),
+      bindVip: z
+        .boolean()
+        .default(true)
+        .describe("hold the VIP on the directors (false when something else does, e.g. keepalived in an HA pair)"),
       vipInterface: z
         .string()
         .regex(/^[A-Za-z0-9_.:-]{1,15}$/, { error: "is not an interface name" })
-        .optional(),
+        .optional()
+        .describe("the director interface that holds the VIP (default: the one the director routes the VIP through)"),
     })
     .superRefine(checkVirtualService);
 }
