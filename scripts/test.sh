@@ -4,7 +4,13 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 started=$SECONDS
-trap 'bash test/lab/down.sh' EXIT
+e2e_started=
+# The lab always goes down, pass or fail, and the figures are printed either way.
+finish() {
+  bash test/lab/down.sh
+  echo "timing: total $((SECONDS - started)) s${e2e_started:+, lab-backed part (lab boots + e2e) $((SECONDS - e2e_started)) s}"
+}
+trap finish EXIT
 
 npm run --silent typecheck
 npm run --silent lint
@@ -13,4 +19,3 @@ npx jest --selectProjects unit
 e2e_started=$SECONDS
 bash test/lab/bench.sh
 npx jest --selectProjects e2e --runInBand
-echo "timing: total $((SECONDS - started)) s, lab-backed tests $((SECONDS - e2e_started)) s"

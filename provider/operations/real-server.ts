@@ -19,6 +19,7 @@ import { ipFamily } from "../schemas/ip";
 import { RealServerInputs } from "../schemas/realServer";
 import { applyHostClaims } from "./host-claims";
 import { installIpvsBoot, ipvsBootFacts, removeIpvsBootIfUnused } from "./ipvs-boot";
+import { firstListing } from "./listing";
 import { HostSession, withHost } from "./session";
 
 export function realServerId(inputs: RealServerInputs): string {
@@ -154,11 +155,7 @@ export async function removeRealServer(inputs: RealServerInputs): Promise<void> 
 }
 
 /** The destination as the first director listing it has it; undefined when none does. */
-export async function readRealServer(inputs: RealServerInputs): Promise<IpvsDestination | undefined> {
+export function readRealServer(inputs: RealServerInputs): Promise<IpvsDestination | undefined> {
   const key = realServerId(inputs);
-  for (const director of inputs.directors) {
-    const live = await withHost(director, (s) => s.read({ table: ipvsTableFact() }));
-    if (live.table.destinations[key]) return live.table.destinations[key];
-  }
-  return undefined;
+  return firstListing(inputs.directors, (table) => table.destinations[key]);
 }

@@ -14,6 +14,7 @@ import { Connection } from "../schemas/connection";
 import { VirtualServiceInputs } from "../schemas/virtualService";
 import { applyHostClaims } from "./host-claims";
 import { installIpvsBoot, ipvsBootFacts, removeIpvsBootIfUnused } from "./ipvs-boot";
+import { firstListing } from "./listing";
 import { HostSession, withHost } from "./session";
 
 export function virtualServiceId(inputs: VirtualServiceInputs): string {
@@ -88,11 +89,7 @@ export async function removeVirtualService(inputs: VirtualServiceInputs): Promis
 }
 
 /** The service as the first director that has it lists it; undefined when no director has it any more. */
-export async function readVirtualService(inputs: VirtualServiceInputs): Promise<IpvsService | undefined> {
+export function readVirtualService(inputs: VirtualServiceInputs): Promise<IpvsService | undefined> {
   const key = virtualServiceId(inputs);
-  for (const director of inputs.directors) {
-    const live = await withHost(director, (s) => s.read({ table: ipvsTableFact() }));
-    if (live.table.services[key]) return live.table.services[key];
-  }
-  return undefined;
+  return firstListing(inputs.directors, (table) => table.services[key]);
 }

@@ -1,24 +1,49 @@
+import { execFileSync } from "child_process";
+import * as fs from "fs";
+import * as os from "os";
+import * as path from "path";
 import { renderIpvsRestoreScript } from "../../../provider/render/ipvsRestoreScript";
 
-test("director restore script", () => {
-  expect(renderIpvsRestoreScript()).toBe(`#!/bin/sh
-# Managed by lvs-pulumi; edits are overwritten.
-set -u
-rc=0
-if [ -s /etc/lvs-pulumi/ipvs-timeouts ]; then
-  ipvsadm --set $(cat /etc/lvs-pulumi/ipvs-timeouts) || rc=1
-fi
-for f in /etc/lvs-pulumi/ipvs.d/*.rules; do
-  [ -e "$f" ] || continue
-  ipvsadm -R < "$f" || { echo "lvs-pulumi: $f failed" >&2; rc=1; }
-done
-set -f
-for f in /etc/lvs-pulumi/snat.d/*.rules; do
-  [ -e "$f" ] || continue
-  while read -r tool spec; do
-    $tool -t nat -C POSTROUTING $spec 2>/dev/null || $tool -t nat -A POSTROUTING $spec || rc=1
-  done < "$f"
-done
-exit $rc
-`);
+// The boot replay, run by a real sh against a copy of the state folder, with ipvsadm and iptables replaced by
+// recorders: every fragment must be replayed, SNAT rules added unless already present.
+test("the director's restore script replays timeouts, every IPVS fragment and every SNAT rule", () => {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), "restore-ipvs-"));
+  const state = path.join(dir, "etc-lvs-pulumi");
+  const bin = path.join(dir, "bin");
+  const calls = path.join(dir, "calls.log");
+  fs.mkdirSync(path.join(state, "ipvs.d"), { recursive: true });
+  fs.mkdirSync(path.join(state, "snat.d"), { recursive: true });
+  fs.mkdirSync(bin);
+  fs.writeFileSync(path.join(state, "ipvs-timeouts"), "900 60 120\n");
+  fs.writeFileSync(path.join(state, "ipvs.d", "10-svc-a.rules"), "-A -t 198.51.100.44:80 -s rr\n");
+  fs.writeFileSync(path.join(state, "ipvs.d", "20-rs-a.rules"), "-a -t 198.51.100.44:80 -r 198.51.100.21:80 -g -w 1\n");
+  fs.writeFileSync(
+    path.join(state, "snat.d", "a.rules"),
+    "iptables -d 198.51.100.141/32 -m ipvs --vaddr 198.51.100.44/32 --vport 80 -j SNAT --to-source 198.51.100.11\n",
+  );
+  const recorder = (name: string, check: string) =>
+    fs.writeFileSync(
+      path.join(bin, name),
+      `#!/bin/sh\n{ printf '${name}'; for a in "$@"; do printf ' %s' "$a"; done; echo; } >> ${calls}\n${check}\n`,
+      { mode: 0o755 },
+    );
+  // ipvsadm -R reads its rules on stdin: record them too.
+  recorder("ipvsadm", `cat >> ${calls}`);
+  recorder("iptables", 'case "$3" in -C) exit 1;; esac; exit 0');
+  const script = renderIpvsRestoreScript().split("/etc/lvs-pulumi").join(state);
+  execFileSync("sh", ["-c", script], { env: { PATH: `${bin}:/usr/bin:/bin` } });
+
+  expect(fs.readFileSync(calls, "utf8")).toBe(
+    [
+      "ipvsadm --set 900 60 120",
+      "ipvsadm -R",
+      "-A -t 198.51.100.44:80 -s rr",
+      "ipvsadm -R",
+      "-a -t 198.51.100.44:80 -r 198.51.100.21:80 -g -w 1",
+      "iptables -t nat -C POSTROUTING -d 198.51.100.141/32 -m ipvs --vaddr 198.51.100.44/32 --vport 80 -j SNAT --to-source 198.51.100.11",
+      "iptables -t nat -A POSTROUTING -d 198.51.100.141/32 -m ipvs --vaddr 198.51.100.44/32 --vport 80 -j SNAT --to-source 198.51.100.11",
+      "",
+    ].join("\n"),
+  );
+  fs.rmSync(dir, { recursive: true });
 });
