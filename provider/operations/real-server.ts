@@ -14,11 +14,11 @@ import { planSnatRule, planSnatRuleRemoval } from "../plan/snat";
 import { renderDestinationRules } from "../render/ipvsRules";
 import { renderSnatRule } from "../render/snatRules";
 import { destinationFragmentPath, snatFragmentPath } from "../render/paths";
-import { Connection } from "../schemas/connection";
 import { ipFamily } from "../schemas/ip";
 import { RealServerInputs } from "../schemas/realServer";
 import { applyHostClaims } from "./host-claims";
 import { installIpvsBoot, ipvsBootFacts, removeIpvsBootIfUnused } from "./ipvs-boot";
+import { droppedDirectors } from "./directors";
 import { firstListing } from "./listing";
 import { HostSession, withHost } from "./session";
 
@@ -59,8 +59,7 @@ export async function applyRealServer(inputs: RealServerInputs, previous?: RealS
   }
   await Promise.all(inputs.directors.map((director) => withHost(director, (s) => convergeOnDirector(s, inputs))));
   if (previous) {
-    const kept = (c: Connection) => inputs.directors.some((d) => d.host === c.host && d.port === c.port);
-    const dropped = previous.directors.filter((d) => !kept(d));
+    const dropped = droppedDirectors(previous.directors, inputs.directors);
     await Promise.all(dropped.map((director) => withHost(director, (s) => removeFromDirector(s, previous))));
     if (previous.forwarding === "fullnat" && inputs.forwarding !== "fullnat") {
       await Promise.all(inputs.directors.map((director) => withHost(director, (s) => removeSnat(s, previous))));

@@ -1,3 +1,4 @@
+import { droppedDirectors } from "../operations/directors";
 import { applyDirector, readDirector, removeDirector } from "../operations/director";
 import { applyRealServer, readRealServer, realServerId, removeRealServer } from "../operations/real-server";
 import {
@@ -39,8 +40,7 @@ const virtualService: Handler = {
   apply: async (inputs, previous) => {
     const next = inputs as VirtualServiceInputs;
     const before = (previous as VirtualServiceInputs | undefined)?.directors ?? [];
-    const removed = before.filter((d) => !next.directors.some((n) => n.host === d.host && n.port === d.port));
-    await applyVirtualService(next, removed);
+    await applyVirtualService(next, droppedDirectors(before, next.directors));
     return {};
   },
   read: async (inputs) => {
