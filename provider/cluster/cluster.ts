@@ -1,4 +1,5 @@
 import * as pulumi from "@pulumi/pulumi";
+import type { DirectorTable } from "../facts/directorTable";
 import { Director } from "../resources/director";
 import { RealServer } from "../resources/real-server";
 import { VirtualService } from "../resources/virtual-service";
@@ -9,6 +10,8 @@ export interface LvsClusterDirectorInfo {
   host: string;
   kernelRelease: string;
   ipvsadmVersion: string;
+  /** Its live IPVS table as of the last apply or refresh. */
+  table: DirectorTable;
 }
 
 /**
@@ -20,7 +23,7 @@ export interface LvsClusterDirectorInfo {
 export class LvsCluster extends pulumi.ComponentResource {
   /** Every virtual service as "proto:VIP:port" (IPv6 VIPs in brackets) or "fwm:<mark>", in topology order. */
   readonly vips: pulumi.Output<string[]>;
-  /** Per director name: its SSH host and what it runs (not secret, unlike the connection). */
+  /** Per director name: its SSH host, what it runs and its live table (not secret, unlike the connection). */
   readonly directors: pulumi.Output<Record<string, LvsClusterDirectorInfo>>;
 
   /** The child resources by topology name, for programs that build on them. */
@@ -59,11 +62,12 @@ export class LvsCluster extends pulumi.ComponentResource {
         Object.entries(this.directorResources).map(([directorName, director]) => [
           directorName,
           pulumi
-            .all([director.connection, director.kernelRelease, director.ipvsadmVersion])
-            .apply(([connection, kernelRelease, ipvsadmVersion]) => ({
+            .all([director.connection, director.kernelRelease, director.ipvsadmVersion, director.table])
+            .apply(([connection, kernelRelease, ipvsadmVersion, table]) => ({
               host: connection.host,
               kernelRelease,
               ipvsadmVersion,
+              table,
             })),
         ]),
       ),

@@ -1,3 +1,4 @@
+import { DirectorTable, directorTableFact } from "../facts/directorTable";
 import { fileFact } from "../facts/files";
 import { ipvsTimeoutsFact } from "../facts/ipvsTimeouts";
 import { ipvsadmVersionFact } from "../facts/ipvsadmVersion";
@@ -17,6 +18,8 @@ export interface DirectorFacts {
   kernelRelease: string;
   ipvsadmVersion: string;
   schedulers: string[];
+  /** The live IPVS table (every entry, ours or not) as of this apply or read. */
+  table: DirectorTable;
 }
 
 const DIRECTOR_CLAIM = "director";
@@ -63,31 +66,33 @@ export function applyDirector(inputs: DirectorInputs): Promise<DirectorFacts> {
       }),
       ...installIpvsBoot(live),
     ]);
-    return {
-      kernelRelease: facts.kernelRelease,
-      ipvsadmVersion: facts.ipvsadm?.ipvsadm ?? "",
-      schedulers: facts.schedulers,
-    };
+    return describeDirector(facts, (await session.read({ table: directorTableFact() })).table);
   });
 }
 
-async function readDirectorFacts(session: HostSession) {
-  const facts = await session.read({
-    kernelRelease: kernelReleaseFact(),
-    ipvsadm: ipvsadmVersionFact(),
-    schedulers: availableSchedulersFact(),
-  });
-  return facts;
+const directorFacts = () => ({
+  kernelRelease: kernelReleaseFact(),
+  ipvsadm: ipvsadmVersionFact(),
+  schedulers: availableSchedulersFact(),
+});
+
+function readDirectorFacts(session: HostSession) {
+  return session.read(directorFacts());
+}
+
+function describeDirector(facts: Awaited<ReturnType<typeof readDirectorFacts>>, table: DirectorTable): DirectorFacts {
+  return {
+    kernelRelease: facts.kernelRelease,
+    ipvsadmVersion: facts.ipvsadm?.ipvsadm ?? "",
+    schedulers: facts.schedulers,
+    table,
+  };
 }
 
 export function readDirector(inputs: DirectorInputs): Promise<DirectorFacts> {
   return withHost(inputs.connection, async (session) => {
-    const facts = await readDirectorFacts(session);
-    return {
-      kernelRelease: facts.kernelRelease,
-      ipvsadmVersion: facts.ipvsadm?.ipvsadm ?? "",
-      schedulers: facts.schedulers,
-    };
+    const { table, ...facts } = await session.read({ ...directorFacts(), table: directorTableFact() });
+    return describeDirector(facts, table);
   });
 }
 

@@ -58,3 +58,12 @@ export function claimPath(claimId: string): string {
 export function unitPath(unitName: string): string {
   return `${SYSTEMD_DIR}/${unitName}`;
 }
+
+// HA pair: keepalived reads only this file; we own it whole (and refuse to take over one we did not write).
+export const KEEPALIVED_CONF = "/etc/keepalived/keepalived.conf";
+export const KEEPALIVED_UNIT_NAME = "keepalived.service";
+/** Orders keepalived after our IPVS replay at boot: a returning primary takes the VIPs only once its table is back. */
+export const KEEPALIVED_DROPIN_DIR = `${SYSTEMD_DIR}/keepalived.service.d`;
+export const KEEPALIVED_DROPIN = `${KEEPALIVED_DROPIN_DIR}/lvs-pulumi.conf`;
+/** Present when keepalived was not enabled before us: removing the pair disables it again. */
+export const KEEPALIVED_ENABLED_MARKER = `${STATE_DIR}/keepalived-enabled-by-lvs-pulumi`;

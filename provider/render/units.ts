@@ -1,5 +1,5 @@
 import { header } from "./header";
-import { IPVS_RESTORE_SCRIPT, REALSERVER_RESTORE_SCRIPT } from "./paths";
+import { IPVS_RESTORE_SCRIPT, IPVS_UNIT_NAME, REALSERVER_RESTORE_SCRIPT } from "./paths";
 
 // Ordered after module loading and sysctls so that net.ipv4.vs.* and tunl0 exist and are set when entries return.
 function oneshotUnit(description: string, script: string): string {
@@ -24,4 +24,10 @@ export function renderIpvsUnit(): string {
 
 export function renderRealServerUnit(): string {
   return oneshotUnit("lvs-pulumi: restore real server VIPs and return routes", REALSERVER_RESTORE_SCRIPT);
+}
+
+export function renderKeepalivedDropIn(): string {
+  return `${header()}[Unit]
+After=${IPVS_UNIT_NAME}
+`;
 }

@@ -1,4 +1,5 @@
 import * as pulumi from "@pulumi/pulumi";
+import type { DirectorTable } from "../facts/directorTable";
 import { ConnectionArgs } from "./connection";
 import { providerFor } from "./provider";
 
@@ -17,12 +18,14 @@ export class Director extends pulumi.dynamic.Resource {
   declare readonly kernelRelease: pulumi.Output<string>;
   declare readonly ipvsadmVersion: pulumi.Output<string>;
   declare readonly schedulers: pulumi.Output<string[]>;
+  /** The live IPVS table by service key, as of the last apply or refresh (`pulumi up --refresh` shows it current). */
+  declare readonly table: pulumi.Output<DirectorTable>;
 
   constructor(name: string, args: DirectorArgs, opts?: pulumi.CustomResourceOptions) {
     super(
       providerFor("director"),
       name,
-      { ...args, kernelRelease: undefined, ipvsadmVersion: undefined, schedulers: undefined },
+      { ...args, kernelRelease: undefined, ipvsadmVersion: undefined, schedulers: undefined, table: undefined },
       { ...opts, additionalSecretOutputs: ["connection"] },
       "lvs",
       "Director",

@@ -1,7 +1,7 @@
 // diff() is pure: it compares the old outputs with the new, checked inputs and never opens SSH. `__provider` is
 // ignored so that upgrading this library shows no change.
 
-export type ResourceKind = "director" | "virtualService" | "realServer";
+export type ResourceKind = "director" | "virtualService" | "realServer" | "haPair";
 
 export interface ResourceDiff {
   changes: boolean;
@@ -14,31 +14,55 @@ const IDENTITY: Record<ResourceKind, string[]> = {
   director: ["connection.host", "connection.port"],
   virtualService: ["protocol", "address", "port", "fwmark", "family"],
   realServer: ["service", "address", "port"],
+  // Either member on another host (or another VRID) is another pair. The old one goes first: the new keepalived.conf
+  // may land on the member both share.
+  haPair: [
+    "primary.connection.host",
+    "primary.connection.port",
+    "backup.connection.host",
+    "backup.connection.port",
+    "virtualRouterId",
+  ],
+};
+
+const DELETE_BEFORE_REPLACE: Record<ResourceKind, boolean> = {
+  director: false,
+  virtualService: false,
+  realServer: false,
+  haPair: true,
 };
 
 /** Values computed by the provider, not inputs. */
 export const COMPUTED: Record<ResourceKind, string[]> = {
-  director: ["kernelRelease", "ipvsadmVersion", "schedulers"],
+  director: ["kernelRelease", "ipvsadmVersion", "schedulers", "table"],
   virtualService: [],
   realServer: [],
+  haPair: ["master"],
 };
 
-const IGNORED = new Set(["__provider"]);
+export const PROVIDER_KEY = "__provider";
+
+/** The inputs among stored outputs or registered properties: without `__provider` and computed values. */
+export function inputsOnly(kind: ResourceKind, props: Record<string, unknown>): Record<string, unknown> {
+  const ignored = new Set([PROVIDER_KEY, ...COMPUTED[kind]]);
+  return Object.fromEntries(Object.entries(props).filter(([key]) => !ignored.has(key)));
+}
 
 export function diffResource(
   kind: ResourceKind,
-  olds: Record<string, unknown>,
-  news: Record<string, unknown>,
+  oldProps: Record<string, unknown>,
+  newProps: Record<string, unknown>,
 ): ResourceDiff {
-  const computed = new Set(COMPUTED[kind]);
-  const keys = new Set([...Object.keys(olds), ...Object.keys(news)].filter((k) => !IGNORED.has(k) && !computed.has(k)));
+  const olds = inputsOnly(kind, oldProps);
+  const news = inputsOnly(kind, newProps);
+  const keys = new Set([...Object.keys(olds), ...Object.keys(news)]);
   const changed = [...keys].filter((key) => canonical(olds[key]) !== canonical(news[key]));
   const replaces = IDENTITY[kind].filter((path) => canonical(at(olds, path)) !== canonical(at(news, path)));
   // A new identity is a new key on the director, so the replacement can exist beside the old entry: create first.
   return {
     changes: changed.length > 0,
     replaces: [...new Set(replaces.map((p) => p.split(".")[0]))],
-    deleteBeforeReplace: false,
+    deleteBeforeReplace: replaces.length > 0 && DELETE_BEFORE_REPLACE[kind],
   };
 }
 

@@ -1,5 +1,6 @@
 import { droppedDirectors } from "../operations/directors";
 import { applyDirector, readDirector, removeDirector } from "../operations/director";
+import { applyHaPair, haPairId, readHaPair, removeHaPair } from "../operations/ha-pair";
 import { applyRealServer, readRealServer, realServerId, removeRealServer } from "../operations/real-server";
 import {
   applyVirtualService,
@@ -9,6 +10,7 @@ import {
 } from "../operations/virtual-service";
 import { connectionKey } from "../remote";
 import { directorInputsSchema, DirectorInputs } from "../schemas/director";
+import { haPairInputsSchema, HaPairInputs } from "../schemas/haPair";
 import { realServerInputsSchema, RealServerInputs } from "../schemas/realServer";
 import { virtualServiceInputsSchema, VirtualServiceInputs } from "../schemas/virtualService";
 import { ResourceKind } from "./diff";
@@ -80,4 +82,15 @@ const realServer: Handler = {
   remove: (inputs) => removeRealServer(inputs as RealServerInputs),
 };
 
-export const HANDLERS: Record<ResourceKind, Handler> = { director, virtualService, realServer };
+const haPair: Handler = {
+  schema: haPairInputsSchema,
+  id: (inputs) => haPairId(inputs as HaPairInputs),
+  apply: async (inputs) => ({ ...(await applyHaPair(inputs as HaPairInputs)) }),
+  read: async (inputs) => {
+    const live = await readHaPair(inputs as HaPairInputs);
+    return live && { ...live };
+  },
+  remove: (inputs) => removeHaPair(inputs as HaPairInputs),
+};
+
+export const HANDLERS: Record<ResourceKind, Handler> = { director, virtualService, realServer, haPair };

@@ -4,14 +4,13 @@
 import * as pulumi from "@pulumi/pulumi";
 import { checkInputs } from "../schemas/checkInputs";
 import { setLogger } from "../remote";
-import { diffResource, ResourceDiff, ResourceKind, COMPUTED } from "./diff";
+import { diffResource, inputsOnly, PROVIDER_KEY, ResourceDiff, ResourceKind } from "./diff";
 import { HANDLERS } from "./handlers";
 
 export type { ResourceKind } from "./diff";
 
 type Props = Record<string, unknown>;
 
-const PROVIDER_KEY = "__provider";
 const UNKNOWN = "04da6b54-80e4-46f7-96ec-b56ff0331ba9";
 
 setLogger({
@@ -20,15 +19,6 @@ setLogger({
   info: (message) => pulumi.log.info(message),
   warn: (message) => pulumi.log.warn(message),
 });
-
-function withoutProvider(props: Props): Props {
-  const rest = { ...props };
-  delete rest[PROVIDER_KEY];
-  for (const key of COMPUTED_KEYS) delete rest[key];
-  return rest;
-}
-
-const COMPUTED_KEYS = new Set(Object.values(COMPUTED).flat());
 
 function containsUnknown(value: unknown): boolean {
   if (value === UNKNOWN) return true;
@@ -39,19 +29,19 @@ function containsUnknown(value: unknown): boolean {
 
 /** The stored outputs hold the checked inputs; this recovers them for operations. */
 function inputsOf(kind: ResourceKind, props: Props): Props {
-  return HANDLERS[kind].schema().parse(withoutProvider(props)) as Props;
+  return HANDLERS[kind].schema().parse(inputsOnly(kind, props)) as Props;
 }
 
 export async function check(kind: ResourceKind, _olds: Props, news: Props) {
   // Values other resources have not computed yet (preview) are checked once they are known.
   if (containsUnknown(news)) return { inputs: news, failures: [] };
-  const result = checkInputs(HANDLERS[kind].schema() as never, withoutProvider(news));
+  const result = checkInputs(HANDLERS[kind].schema() as never, inputsOnly(kind, news));
   if (result.failures.length > 0) return { inputs: news, failures: result.failures };
   return { inputs: { ...(result.inputs as unknown as Props), [PROVIDER_KEY]: news[PROVIDER_KEY] }, failures: [] };
 }
 
 export async function diff(kind: ResourceKind, _id: string, olds: Props, news: Props): Promise<ResourceDiff> {
-  return diffResource(kind, withoutProvider(olds), withoutProvider(news));
+  return diffResource(kind, olds, news);
 }
 
 export async function create(kind: ResourceKind, props: Props) {
@@ -74,7 +64,7 @@ export async function update(kind: ResourceKind, _id: string, olds: Props, news:
 }
 
 export async function read(kind: ResourceKind, id: string, props: Props) {
-  const stored = withoutProvider(props);
+  const stored = inputsOnly(kind, props);
   const live = await HANDLERS[kind].read(inputsOf(kind, props));
   if (live === undefined) return { id: "", props: {} };
   // A live value that is absent (no persistence any more) removes the stored one.

@@ -44,6 +44,8 @@ function article(type: string): string {
 function valueAt(raw: unknown, path: string[]): unknown {
   let current = raw;
   for (const segment of path) {
+    // A string where the schema expands a shorthand ("VIP" for {address: VIP}) is the value the issue is about.
+    if (typeof current === "string") return current;
     if (current === null || typeof current !== "object") return undefined;
     current = (current as Record<string, unknown>)[segment];
   }

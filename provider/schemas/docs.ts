@@ -3,6 +3,7 @@
 import { z } from "zod";
 import { connectionSchema } from "./connection";
 import { directorInputsSchema } from "./director";
+import { haPairInputsSchema } from "./haPair";
 import { realServerInputsSchema } from "./realServer";
 import { virtualServiceInputsSchema } from "./virtualService";
 
@@ -17,6 +18,7 @@ export function renderInputsTable(): string {
     ["Director", directorInputsSchema()],
     ["VirtualService", virtualServiceInputsSchema()],
     ["RealServer", realServerInputsSchema()],
+    ["HAPair", haPairInputsSchema()],
     ["Connection", connectionSchema()],
   ];
   return tables.map(([title, schema]) => renderTable(title, schema)).join("\n");

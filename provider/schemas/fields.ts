@@ -23,3 +23,8 @@ export function ipAddressField() {
 export function enumField<const T extends readonly [string, ...string[]]>(values: T, what: string) {
   return z.enum(values, { error: `is not a known ${what}; allowed: ${values.join(", ")}` });
 }
+
+/** A Linux interface name as `ip link` takes it (IFNAMSIZ: at most 15 characters). */
+export function interfaceNameField() {
+  return z.string().regex(/^[A-Za-z0-9_.:-]{1,15}$/, { error: "is not an interface name" });
+}

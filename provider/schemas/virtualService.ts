@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { connectionSchema } from "./connection";
-import { enumField, intInRange } from "./fields";
+import { enumField, interfaceNameField, intInRange } from "./fields";
 import { isIpv4Netmask } from "./ip";
 import { checkServiceIdentity, serviceFamily, serviceIdentityShape, ServiceIdentityFields } from "./serviceIdentity";
 import { flagScheduler, SCHEDULER_FLAGS, SCHEDULERS, Scheduler, SchedulerFlag } from "./vocabulary";
@@ -37,9 +37,7 @@ export function virtualServiceInputsSchema() {
         .boolean()
         .default(true)
         .describe("hold the VIP on the directors (false when something else does, e.g. keepalived in an HA pair)"),
-      vipInterface: z
-        .string()
-        .regex(/^[A-Za-z0-9_.:-]{1,15}$/, { error: "is not an interface name" })
+      vipInterface: interfaceNameField()
         .optional()
         .describe("the director interface that holds the VIP (default: the one the director routes the VIP through)"),
     })

@@ -20,6 +20,8 @@ export interface StackOptions {
   config?: Record<string, unknown>;
   /** Config keys set with `--secret`. */
   secretConfig?: string[];
+  /** `pulumi up --refresh`: read every resource in state first, so unchanged resources show live outputs. */
+  refresh?: boolean;
 }
 
 export interface ProgramRun {
@@ -80,7 +82,9 @@ export async function deployProgram(program: () => unknown, options: StackOption
   );
   pulumi.runtime.setAllConfig(config, options.secretConfig ?? []);
 
-  const deployment = await new Engine(options.host, options.statePath).begin();
+  const engine = new Engine(options.host, options.statePath);
+  if (options.refresh) await engine.refresh();
+  const deployment = await engine.begin();
   let queue: Promise<unknown> = Promise.resolve();
   const failures: unknown[] = [];
   let registering: Registration | undefined;

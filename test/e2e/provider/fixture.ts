@@ -34,6 +34,7 @@ const TYPES: Record<ResourceKind, string> = {
   director: "pulumi-nodejs:dynamic/lvs:Director",
   virtualService: "pulumi-nodejs:dynamic/lvs:VirtualService",
   realServer: "pulumi-nodejs:dynamic/lvs:RealServer",
+  haPair: "pulumi-nodejs:dynamic/lvs:HAPair",
 };
 
 export function urnOf(name: string, kind: ResourceKind): string {
@@ -51,11 +52,9 @@ export class LabStack {
   static async start(): Promise<LabStack> {
     const host = await ProviderHost.start({ cwd: repoRoot });
     const state = path.join(fs.mkdtempSync(path.join(os.tmpdir(), "lvs-stack-")), "state.json");
-    const providers = {
-      director: await serializeProvider(providerFor("director")),
-      virtualService: await serializeProvider(providerFor("virtualService")),
-      realServer: await serializeProvider(providerFor("realServer")),
-    };
+    const kinds = Object.keys(TYPES) as ResourceKind[];
+    const texts = await Promise.all(kinds.map((kind) => serializeProvider(providerFor(kind))));
+    const providers = Object.fromEntries(kinds.map((kind, i) => [kind, texts[i]])) as Record<ResourceKind, string>;
     if (process.env.LVS_PULUMI_DEBUG === "1") {
       // Troubleshooting: the provider host's log lines, kept current in a file while the test runs.
       const logFile = path.join(os.tmpdir(), `lvs-provider-host-${host.pid}.log`);
@@ -101,7 +100,8 @@ export async function hostSnapshot(host: string): Promise<string> {
        net.ipv4.vs.expire_quiescent_template 2>/dev/null; echo ---
      iptables -t nat -S POSTROUTING; echo ---
      ls /etc/lvs-pulumi /etc/sysctl.d /etc/modules-load.d /usr/local/lib/lvs-pulumi 2>/dev/null; echo ---
-     ls /etc/systemd/system/multi-user.target.wants/`,
+     ls /etc/systemd/system/multi-user.target.wants/; echo ---
+     ls /etc/keepalived; systemctl is-active keepalived; ipvsadm -L --daemon`,
   );
 }
 

@@ -5,6 +5,7 @@ import * as os from "os";
 import * as path from "path";
 import { load } from "js-yaml";
 import lvsStack from "../../../stacks";
+import { hostPort } from "../../../provider/schemas/ip";
 import { deployProgram, destroyStack, ProgramRun } from "../../harness/program";
 import { ProviderHost } from "../../harness/provider-host";
 import { fetchThroughVip, labHosts, labStateDir, liveIpvsTable, tally } from "../../lab/lab";
@@ -15,8 +16,42 @@ const HOSTS = ["dir1", "rs1", "rs2", "nrs1", "nrs2", "trs1"];
 const URN_PREFIX = "urn:pulumi:lab::lvs-pulumi::lvs:index:LvsCluster$pulumi-nodejs:dynamic/lvs:";
 
 type Topology = {
-  services: Record<string, { address: string; port: number; realServers: Record<string, Record<string, unknown>> }>;
+  services: Record<
+    string,
+    {
+      address: string;
+      port: number;
+      scheduler: string;
+      realServers: Record<
+        string,
+        { address: string; port?: number; weight?: number; forwarding: string; host?: unknown }
+      >;
+    }
+  >;
 };
+
+/** The director table the topology should leave in the kernel (fullnat is nat there; weight 1 by default). */
+function expectedTable(topology: Topology): Record<string, unknown> {
+  return Object.fromEntries(
+    Object.values(topology.services).map((service) => [
+      `tcp:${hostPort(service.address, service.port)}`,
+      {
+        scheduler: service.scheduler,
+        realServers: Object.fromEntries(
+          Object.values(service.realServers).map((rs) => [
+            hostPort(rs.address, rs.port ?? service.port),
+            { forwarding: rs.forwarding === "fullnat" ? "nat" : rs.forwarding, weight: rs.weight ?? 1 },
+          ]),
+        ),
+      },
+    ]),
+  );
+}
+
+/** `pulumi stack output directors` -> dir1's table. */
+function dir1Table(run: ProgramRun): Record<string, unknown> {
+  return (run.outputs.directors as Record<string, { table: Record<string, unknown> }>).dir1.table;
+}
 
 function stackConfig(): Record<string, unknown> {
   const file = load(fs.readFileSync(path.join(repoRoot, "Pulumi.lab.yaml"), "utf8")) as {
@@ -41,7 +76,7 @@ describe("the lab stack through the program harness", () => {
   const before: Record<string, string> = {};
   let topology: Topology;
 
-  function deploy(changed?: Topology): Promise<ProgramRun> {
+  function deploy(changed?: Topology, refresh = false): Promise<ProgramRun> {
     const config = stackConfig();
     const key = fs.readFileSync(labHosts().hosts.dir1.connection.privateKeyPath, "utf8");
     return deployProgram(lvsStack, {
@@ -54,6 +89,7 @@ describe("the lab stack through the program harness", () => {
         "lvs:sshPrivateKey": key,
       },
       secretConfig: ["lvs:sshPrivateKey"],
+      refresh,
     });
   }
 
@@ -102,12 +138,14 @@ describe("the lab stack through the program harness", () => {
     expect(await answers("2001:db8:1::101", 10)).toEqual({ rs1: 10 });
   }, 1_800_000);
 
-  test("a second pulumi up changes nothing, on any host", async () => {
+  test("a second pulumi up --refresh changes nothing, on any host, and outputs the live table", async () => {
     const lengths = await Promise.all(HOSTS.map(changeLogLength));
-    const run = await deploy();
+    const run = await deploy(undefined, true);
     expect(run.summary).toMatchObject({ created: [], updated: [], replaced: [], deleted: [] });
     expect(run.summary.unchanged).toHaveLength(11);
     expect(await Promise.all(HOSTS.map(changeLogLength))).toEqual(lengths);
+    expect(Object.keys(dir1Table(run)).sort()).toEqual(Object.keys(expectedTable(topology)).sort());
+    expect(dir1Table(run)).toMatchObject(expectedTable(topology));
   }, 1_200_000);
 
   test("a config change (add a real server, change a weight, remove a service) does exactly that", async () => {
@@ -131,6 +169,15 @@ describe("the lab stack through the program harness", () => {
     expect(await answers("198.51.100.48", 20)).toEqual({ trs1: 10, rs2: 10 });
     expect(await liveIpvsTable("dir1")).not.toContain("2001:db8:1::101");
     expect(await fetchThroughVip("2001:db8:1::101", 80, 1)).toEqual(["FAILED"]);
+
+    // The director is unchanged, so its table output is as of the last refresh until the next `up --refresh`.
+    const refreshed = await deploy(changed, true);
+    expect(refreshed.summary.unchanged).toHaveLength(11);
+    expect(Object.keys(dir1Table(refreshed)).sort()).toEqual(Object.keys(expectedTable(changed)).sort());
+    expect(dir1Table(refreshed)).toMatchObject(expectedTable(changed));
+    expect(dir1Table(refreshed)["tcp:198.51.100.46:80"]).toMatchObject({
+      realServers: { "198.51.100.21:80": { weight: 3 } },
+    });
   }, 1_200_000);
 
   test("pulumi destroy leaves every lab host as it was", async () => {

@@ -10,6 +10,7 @@ import lvsStack from "../../../stacks";
 const KEY = "-----BEGIN OPENSSH PRIVATE KEY-----\nnot-a-real-key\n-----END OPENSSH PRIVATE KEY-----\n";
 const HOST_KEY = "SHA256:" + "A".repeat(43);
 const DIRECTOR = "pulumi-nodejs:dynamic/lvs:Director";
+const LIVE_TABLE = { "tcp:198.51.100.40:80": { scheduler: "wrr", realServers: { "198.51.100.21:80": { weight: 2 } } } };
 
 interface Registered {
   type: string;
@@ -38,7 +39,8 @@ async function mock(): Promise<void> {
           dependencies: req.getDependenciesList(),
           inputs: args.inputs,
         });
-        const computed = args.type === DIRECTOR ? { kernelRelease: "6.1.0", ipvsadmVersion: "1.31" } : {};
+        const computed =
+          args.type === DIRECTOR ? { kernelRelease: "6.1.0", ipvsadmVersion: "1.31", table: LIVE_TABLE } : {};
         return { id: `${args.name}-id`, state: { ...args.inputs, ...computed } };
       },
     },
@@ -149,8 +151,8 @@ describe("LvsCluster", () => {
   test("vips and directors outputs", async () => {
     expect(await value(cluster.vips)).toEqual(["tcp:198.51.100.40:80", "tcp:[2001:db8:1::100]:443"]);
     expect(await value(cluster.directors)).toEqual({
-      dir1: { host: "198.51.100.11", kernelRelease: "6.1.0", ipvsadmVersion: "1.31" },
-      dir2: { host: "198.51.100.12", kernelRelease: "6.1.0", ipvsadmVersion: "1.31" },
+      dir1: { host: "198.51.100.11", kernelRelease: "6.1.0", ipvsadmVersion: "1.31", table: LIVE_TABLE },
+      dir2: { host: "198.51.100.12", kernelRelease: "6.1.0", ipvsadmVersion: "1.31", table: LIVE_TABLE },
     });
   });
 

@@ -1,4 +1,4 @@
-import { diffResource } from "../../../provider/runtime/diff";
+import { inputsOnly, diffResource } from "../../../provider/runtime/diff";
 
 describe("diffResource", () => {
   const service = {
@@ -45,8 +45,10 @@ describe("diffResource", () => {
   });
 
   test("computed director facts and key order do not count as changes", () => {
-    const olds = { connection: { port: 22, host: "a" }, kernelRelease: "6.1.0", schedulers: ["rr"] };
+    const table = { "tcp:198.51.100.40:80": { scheduler: "rr", realServers: {} } };
+    const olds = { connection: { port: 22, host: "a" }, kernelRelease: "6.1.0", schedulers: ["rr"], table };
     expect(diffResource("director", olds, { connection: { host: "a", port: 22 } }).changes).toBe(false);
+    expect(diffResource("director", olds, { ...olds, __provider: "v2", table: {} }).changes).toBe(false);
     expect(diffResource("director", olds, { connection: { host: "b", port: 22 } }).replaces).toEqual(["connection"]);
     expect(diffResource("director", olds, { connection: { host: "a", port: 22, user: "ops", sudo: true } })).toEqual({
       changes: true,
@@ -54,4 +56,10 @@ describe("diffResource", () => {
       deleteBeforeReplace: false,
     });
   });
+});
+
+test("inputsOnly drops the provider and what the provider computed for that kind only", () => {
+  const props = { __provider: "p", connection: { host: "a" }, table: {}, weight: 1 };
+  expect(inputsOnly("director", props)).toEqual({ connection: { host: "a" }, weight: 1 });
+  expect(inputsOnly("realServer", props)).toEqual({ connection: { host: "a" }, table: {}, weight: 1 });
 });

@@ -1,0 +1,51 @@
+import { keepalivedConfConflict, planKeepalived, planKeepalivedRemoval } from "../../../provider/plan/haPair";
+import { renderKeepalivedDropIn } from "../../../provider/render/units";
+
+const CONF = "# Managed by lvs-pulumi; edits are overwritten.\n# lvs-pulumi HA pair: pair-a\n\nvrrp_instance X {}\n";
+const fresh = { conf: null, dropIn: null, enabled: false, active: false, enabledByUs: false };
+const running = { conf: CONF, dropIn: renderKeepalivedDropIn(), enabled: true, active: true, enabledByUs: true };
+
+describe("keepalived plan", () => {
+  it("first time: config, boot order after the IPVS replay, enabled (remembered as ours), started", () => {
+    const commands = planKeepalived("pair-a", CONF, fresh);
+    expect(commands.map((c) => c.split(" ").slice(0, 3).join(" "))).toEqual([
+      "mkdir -p /etc/keepalived",
+      "mkdir -p /etc/systemd/system/keepalived.service.d",
+      "systemctl daemon-reload",
+      "mkdir -p /etc/lvs-pulumi",
+      "systemctl enable --quiet",
+      "systemctl start keepalived.service",
+    ]);
+    expect(commands[1]).toContain("After=lvs-pulumi-ipvs.service");
+  });
+
+  it("converged: nothing; changed config on a running keepalived: rewrite and reload, never restart", () => {
+    expect(planKeepalived("pair-a", CONF, running)).toEqual([]);
+    const changed = planKeepalived("pair-a", CONF.replace("X", "Y"), running);
+    expect(changed).toHaveLength(2);
+    expect(changed[1]).toBe("systemctl reload keepalived.service");
+  });
+
+  it("refuses a keepalived.conf it did not write, or another pair's", () => {
+    expect(keepalivedConfConflict("pair-a", "vrrp_instance VI_1 {}\n")).toMatch(/not written by lvs-pulumi/);
+    expect(() => planKeepalived("pair-b", CONF, running)).toThrow(
+      "/etc/keepalived/keepalived.conf belongs to HA pair pair-a; a director serves one pair",
+    );
+  });
+
+  it("removal stops, disables only what it enabled, removes its files; leaves foreign config alone", () => {
+    expect(planKeepalivedRemoval("pair-a", running)).toEqual([
+      "systemctl stop keepalived.service",
+      "systemctl disable --quiet keepalived.service",
+      "rm -f /etc/keepalived/keepalived.conf",
+      "rm -f /etc/lvs-pulumi/keepalived-enabled-by-lvs-pulumi",
+      "rm -f /etc/systemd/system/keepalived.service.d/lvs-pulumi.conf",
+      "rmdir /etc/systemd/system/keepalived.service.d 2>/dev/null || true",
+      "systemctl daemon-reload",
+    ]);
+    expect(planKeepalivedRemoval("pair-a", { ...running, enabledByUs: false })).not.toContain(
+      "systemctl disable --quiet keepalived.service",
+    );
+    expect(planKeepalivedRemoval("pair-a", { ...running, conf: "vrrp_instance VI_1 {}\n" })).toEqual([]);
+  });
+});
