@@ -4,10 +4,13 @@ export type { DirectorTable, ListedRealServer, ListedVirtualService } from "./fa
 export { Director, DirectorArgs, DirectorRef } from "./resources/director";
 export { VirtualService, VirtualServiceArgs } from "./resources/virtual-service";
 export { RealServer, RealServerArgs } from "./resources/real-server";
+export { HAPair, HAPairArgs, HAPairMemberArgs, FloatingAddress } from "./resources/ha-pair";
 export {
   LvsCluster,
   LvsClusterDirectorInfo,
   ClusterDirector,
+  ClusterHaPair,
+  ClusterHaPairMember,
   ClusterRealServer,
   ClusterService,
   ClusterTopology,

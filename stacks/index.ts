@@ -13,5 +13,5 @@ export = function lvsStack() {
   const topology = parseTopologyConfig(labHostsFile ? withLabHosts(raw, labHostsFile) : raw);
   const privateKey = needsPrivateKey(topology) ? config.requireSecret("sshPrivateKey") : undefined;
   const cluster = new LvsCluster("lvs", clusterTopology(topology, privateKey));
-  return { vips: cluster.vips, directors: cluster.directors };
+  return { vips: cluster.vips, directors: cluster.directors, haPairs: cluster.haPairs };
 };

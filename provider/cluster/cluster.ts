@@ -1,10 +1,11 @@
 import * as pulumi from "@pulumi/pulumi";
 import type { DirectorTable } from "../facts/directorTable";
 import { Director } from "../resources/director";
+import { HAPair } from "../resources/ha-pair";
 import { RealServer } from "../resources/real-server";
 import { VirtualService } from "../resources/virtual-service";
 import { hostPort } from "../schemas/ip";
-import { ClusterTopology } from "./topology";
+import { ClusterHaPair, ClusterTopology } from "./topology";
 
 export interface LvsClusterDirectorInfo {
   host: string;
@@ -16,7 +17,8 @@ export interface LvsClusterDirectorInfo {
 
 /**
  * A whole LVS cluster from one topology: a Director per director, a VirtualService per service (on the directors it
- * names) and a RealServer per real server, all children of this component. Dependencies follow the data: a service
+ * names), an HAPair per pair (its VIPs: those of the services on both its directors) and a RealServer per real
+ * server, all children of this component. Dependencies follow the data: a service
  * takes its directors' connections, a real server its service's identity, so creation runs directors -> services
  * -> real servers and deletion the other way round.
  */
@@ -26,25 +28,38 @@ export class LvsCluster extends pulumi.ComponentResource {
   /** Per director name: its SSH host, what it runs and its live table (not secret, unlike the connection). */
   readonly directors: pulumi.Output<Record<string, LvsClusterDirectorInfo>>;
 
+  /** Per HA pair name: the SSH host of the director holding its VIPs, as of the last apply or refresh. */
+  readonly haPairs: pulumi.Output<Record<string, { master: string }>>;
+
   /** The child resources by topology name, for programs that build on them. */
   readonly directorResources: Record<string, Director> = {};
   readonly serviceResources: Record<string, VirtualService> = {};
   readonly realServerResources: Record<string, Record<string, RealServer>> = {};
+  readonly haPairResources: Record<string, HAPair> = {};
 
   constructor(name: string, topology: ClusterTopology, opts?: pulumi.ComponentResourceOptions) {
     super("lvs:index:LvsCluster", name, {}, opts);
     const child = { parent: this };
+    const pairOfService = servicePairs(topology);
 
     for (const [directorName, args] of Object.entries(topology.directors)) {
       this.directorResources[directorName] = new Director(`${name}-${directorName}`, args, child);
     }
+    const pairServices: Record<string, { address?: pulumi.Input<string>; resource: VirtualService }[]> = {};
     for (const [serviceName, spec] of Object.entries(topology.services)) {
       const { directors, realServers, ...args } = spec;
+      const pairName = pairOfService[serviceName];
       const service = new VirtualService(
         `${name}-${serviceName}`,
-        { ...args, directors: this.directorsOf(serviceName, directors) },
+        {
+          ...args,
+          directors: this.directorsOf(serviceName, directors),
+          // On a pair keepalived holds the VIP on whichever director is master.
+          ...(pairName !== undefined ? { bindVip: false } : {}),
+        },
         child,
       );
+      if (pairName !== undefined) (pairServices[pairName] ??= []).push({ address: spec.address, resource: service });
       this.serviceResources[serviceName] = service;
       this.realServerResources[serviceName] = {};
       for (const [serverName, server] of Object.entries(realServers)) {
@@ -54,6 +69,24 @@ export class LvsCluster extends pulumi.ComponentResource {
           child,
         );
       }
+    }
+
+    for (const [pairName, pair] of Object.entries(topology.haPairs ?? {})) {
+      const carried = pairServices[pairName] ?? [];
+      const vips = [...new Set(carried.flatMap((c) => (c.address !== undefined ? [c.address] : [])))];
+      const { primary, backup, floatingAddresses, ...args } = pair;
+      const member = (m: ClusterHaPair["primary"]) => ({ ...m, director: this.directorsOf(pairName, [m.director])[0] });
+      // The VIPs come up once their services exist (and go first on destroy), as a director-held VIP does.
+      this.haPairResources[pairName] = new HAPair(
+        `${name}-${pairName}`,
+        {
+          ...args,
+          primary: member(primary),
+          backup: member(backup),
+          vips: [...vips, ...(floatingAddresses ?? [])],
+        },
+        { parent: this, dependsOn: carried.map((c) => c.resource) },
+      );
     }
 
     this.vips = pulumi.all(Object.values(this.serviceResources).map(serviceKey));
@@ -74,18 +107,44 @@ export class LvsCluster extends pulumi.ComponentResource {
     );
     // The connection output is secret (it holds the key); the host name and versions derived from it are not.
     this.directors = pulumi.unsecret(directorInfo);
-    this.registerOutputs({ vips: this.vips, directors: this.directors });
+    this.haPairs = pulumi.all(
+      Object.fromEntries(
+        Object.entries(this.haPairResources).map(([n, pair]) => [n, pair.master.apply((master) => ({ master }))]),
+      ),
+    );
+    this.registerOutputs({ vips: this.vips, directors: this.directors, haPairs: this.haPairs });
   }
 
-  private directorsOf(serviceName: string, names: string[]): Director[] {
+  private directorsOf(owner: string, names: string[]): Director[] {
     return names.map((directorName) => {
       const director = this.directorResources[directorName];
       if (!director) {
-        throw new Error(`LvsCluster: service "${serviceName}" names director "${directorName}", which is not defined`);
+        throw new Error(`LvsCluster: "${owner}" names director "${directorName}", which is not defined`);
       }
       return director;
     });
   }
+}
+
+/**
+ * The HA pair carrying each service: the one whose two directors it names (a service on one member only is that
+ * director's own, VIP included). Checked before any resource exists.
+ */
+function servicePairs(topology: ClusterTopology): Record<string, string | undefined> {
+  const pairs = Object.entries(topology.haPairs ?? {});
+  return Object.fromEntries(
+    Object.entries(topology.services).map(([serviceName, { directors }]) => {
+      const pair = pairs.find(([, p]) => [p.primary.director, p.backup.director].every((d) => directors.includes(d)));
+      if (!pair) return [serviceName, undefined];
+      if (directors.length !== 2) {
+        const members = [pair[1].primary.director, pair[1].backup.director];
+        throw new Error(
+          `LvsCluster: service "${serviceName}" is on HA pair "${pair[0]}" and more directors: list exactly ${members.join(", ")}`,
+        );
+      }
+      return [serviceName, pair[0]];
+    }),
+  );
 }
 
 function serviceKey(service: VirtualService): pulumi.Output<string> {

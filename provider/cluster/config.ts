@@ -5,6 +5,7 @@ import * as ipaddr from "ipaddr.js";
 import { z } from "zod";
 import { CheckFailure, checkInputs } from "../schemas/checkInputs";
 import { directorInputsSchema } from "../schemas/director";
+import { floatingAddressSchema, haPairInputsSchema, haPairMemberFields } from "../schemas/haPair";
 import { cidrFamily, canonicalIp } from "../schemas/ip";
 import { realServerInputsSchema } from "../schemas/realServer";
 import { virtualServiceInputsSchema } from "../schemas/virtualService";
@@ -41,12 +42,21 @@ function topologyShape() {
     directors: z.array(nameField("director")).min(1, { error: "must name at least one director" }),
     realServers: z.record(nameField("real server"), realServer).default({}),
   });
+  const member = (defaultPriority: number) =>
+    strict({ director: nameField("director"), ...haPairMemberFields(defaultPriority) });
+  const haPair = strict({
+    ...without(haPairInputsSchema().shape, "primary", "backup", "vips"),
+    primary: member(150),
+    backup: member(100),
+    floatingAddresses: z.array(floatingAddressSchema()).default([]),
+  });
   return strict({
     /** Every VIP must lie in one of these prefixes (the networks the directors answer for). */
     subnets: z
       .array(z.string().refine((value) => cidrFamily(value) !== undefined, { error: "is not a CIDR prefix" }))
       .min(1, { error: "must list at least one prefix" }),
     directors: z.record(nameField("director"), strict(directorInputsSchema().shape)),
+    haPairs: z.record(nameField("HA pair"), haPair).default({}),
     services: z.record(nameField("service"), service).default({}),
   });
 }
@@ -66,6 +76,7 @@ function checkTopology(topology: TopologyConfig, ctx: z.core.$RefinementCtx): vo
   for (const [name, director] of Object.entries(topology.directors)) {
     checkNoSecrets(director.connection, ["directors", name, "connection"], issue);
   }
+  checkHaPairs(topology, issue);
   const taken = new Map<string, string>();
   for (const [name, service] of Object.entries(topology.services)) {
     const at = ["services", name];
@@ -102,6 +113,7 @@ function checkTopology(topology: TopologyConfig, ctx: z.core.$RefinementCtx): vo
       else servers.set(key, serverName);
     }
     checkVip(topology.subnets, service, at, issue);
+    checkPairServices(topology, name, service, issue);
     const key = serviceKey(service);
     const first = taken.get(key);
     if (first)
@@ -110,6 +122,77 @@ function checkTopology(topology: TopologyConfig, ctx: z.core.$RefinementCtx): vo
         `${key} is already used by lvs:topology.services.${first}`,
       );
     else taken.set(key, name);
+  }
+}
+
+/**
+ * A service on both directors of a pair is the pair's (keepalived moves its VIP between them), so it cannot be on a
+ * third director too. A service on one member only is that director's own.
+ */
+function checkPairServices(topology: TopologyConfig, name: string, service: ServiceConfig, issue: Issue): void {
+  for (const [pairName, pair] of Object.entries(topology.haPairs)) {
+    const members = [pair.primary.director, pair.backup.director];
+    if (members.every((m) => service.directors.includes(m)) && service.directors.length !== 2) {
+      issue(
+        ["services", name, "directors"],
+        `names both directors of lvs:topology.haPairs.${pairName} and more: a pair's service is on exactly ${members.join(", ")}`,
+      );
+    }
+  }
+}
+
+/** The VIPs a pair carries: those of the services on its two directors, then its floating addresses. */
+export function pairVips(topology: TopologyConfig, pair: TopologyConfig["haPairs"][string]): string[] {
+  const members = [pair.primary.director, pair.backup.director];
+  const own = Object.values(topology.services)
+    .filter((s) => s.address !== undefined && members.every((m) => s.directors.includes(m)))
+    .map((s) => canonicalIp(s.address!));
+  return [...new Set(own)];
+}
+
+function checkHaPairs(topology: TopologyConfig, issue: Issue): void {
+  const memberOf = new Map<string, string>();
+  const routerIds = new Map<number, string>();
+  for (const [name, pair] of Object.entries(topology.haPairs)) {
+    const at = ["haPairs", name];
+    for (const role of ["primary", "backup"] as const) {
+      const director = pair[role].director;
+      if (!(director in topology.directors)) {
+        issue(
+          [...at, role, "director"],
+          `is not a defined director (lvs:topology.directors has ${Object.keys(topology.directors).join(", ") || "none"})`,
+        );
+      } else if (memberOf.has(director)) {
+        issue(
+          [...at, role, "director"],
+          `is already in lvs:topology.haPairs.${memberOf.get(director)}: a director serves one pair`,
+        );
+      } else {
+        memberOf.set(director, name);
+      }
+    }
+    const otherPair = routerIds.get(pair.virtualRouterId);
+    if (otherPair) issue([...at, "virtualRouterId"], `is already used by lvs:topology.haPairs.${otherPair}`);
+    else routerIds.set(pair.virtualRouterId, name);
+    const vips = [...pairVips(topology, pair), ...pair.floatingAddresses.map((f) => f.address)];
+    if (vips.length === 0) {
+      issue(at, "carries no VIP: no service names both its directors and it has no floatingAddresses");
+      continue;
+    }
+    const connection = (role: "primary" | "backup") => topology.directors[pair[role].director]?.connection;
+    if (!connection("primary") || !connection("backup")) continue;
+    const { primary, backup, floatingAddresses, ...fields } = pair;
+    reportResourceIssues(
+      haPairInputsSchema(),
+      {
+        ...fields,
+        primary: { ...primary, connection: connection("primary") },
+        backup: { ...backup, connection: connection("backup") },
+        vips: [...pairVips(topology, pair), ...floatingAddresses],
+      },
+      at,
+      issue,
+    );
   }
 }
 
@@ -218,7 +301,7 @@ export function clusterTopology(topology: TopologyConfig, privateKey?: pulumi.In
       return [name, { ...service, realServers }];
     }),
   );
-  return { directors, services };
+  return { directors, haPairs: topology.haPairs, services };
 }
 
 function connectionsOf(topology: TopologyConfig): ConfigConnection[] {

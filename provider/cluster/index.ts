@@ -1,5 +1,12 @@
 export { LvsCluster, LvsClusterDirectorInfo } from "./cluster";
-export type { ClusterDirector, ClusterRealServer, ClusterService, ClusterTopology } from "./topology";
+export type {
+  ClusterDirector,
+  ClusterHaPair,
+  ClusterHaPairMember,
+  ClusterRealServer,
+  ClusterService,
+  ClusterTopology,
+} from "./topology";
 export {
   checkTopologyConfig,
   clusterTopology,

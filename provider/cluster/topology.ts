@@ -1,4 +1,6 @@
 import type { DirectorArgs } from "../resources/director";
+import type * as pulumi from "@pulumi/pulumi";
+import type { FloatingAddress, HAPairArgs, HAPairMemberArgs } from "../resources/ha-pair";
 import type { RealServerArgs } from "../resources/real-server";
 import type { VirtualServiceArgs } from "../resources/virtual-service";
 
@@ -19,7 +21,23 @@ export interface ClusterService extends Omit<VirtualServiceArgs, "directors"> {
   realServers: Record<string, ClusterRealServer>;
 }
 
+/** A pair member: a name from `ClusterTopology.directors` instead of the resource. */
+export interface ClusterHaPairMember extends Omit<HAPairMemberArgs, "director"> {
+  director: string;
+}
+
+/**
+ * Two directors sharing VIPs: every service that names both of them is carried by the pair (keepalived holds its
+ * VIP), plus `floatingAddresses` such as a DIP that NAT real servers route through.
+ */
+export interface ClusterHaPair extends Omit<HAPairArgs, "primary" | "backup" | "vips"> {
+  primary: ClusterHaPairMember;
+  backup: ClusterHaPairMember;
+  floatingAddresses?: pulumi.Input<FloatingAddress>[];
+}
+
 export interface ClusterTopology {
   directors: Record<string, ClusterDirector>;
+  haPairs?: Record<string, ClusterHaPair>;
   services: Record<string, ClusterService>;
 }

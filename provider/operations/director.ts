@@ -6,6 +6,7 @@ import { kernelReleaseFact } from "../facts/kernel";
 import { availableSchedulersFact } from "../facts/schedulers";
 import { directorState, planDirector } from "../plan/director";
 import { planFiles } from "../plan/files";
+import { installPackage } from "../plan/packages";
 import { HostClaim } from "../plan/hostClaim";
 import { renderTimeouts } from "../render/ipvsRules";
 import { IPVS_TIMEOUTS_FILE } from "../render/paths";
@@ -24,11 +25,6 @@ export interface DirectorFacts {
 
 const DIRECTOR_CLAIM = "director";
 
-// Installs with whatever package manager the host has; only when the user opted in.
-const INSTALL_IPVSADM =
-  "if command -v apt-get >/dev/null; then DEBIAN_FRONTEND=noninteractive apt-get install -y -q ipvsadm; " +
-  "elif command -v dnf >/dev/null; then dnf install -y -q ipvsadm; else yum install -y -q ipvsadm; fi";
-
 /** Prepares a director: ipvsadm, IPVS and scheduler modules, sysctls and timeouts, all persisted for boot. */
 export function applyDirector(inputs: DirectorInputs): Promise<DirectorFacts> {
   return withHost(inputs.connection, async (session) => {
@@ -37,7 +33,7 @@ export function applyDirector(inputs: DirectorInputs): Promise<DirectorFacts> {
       if (!inputs.installIpvsadm) {
         throw new Error(`host ${session.name}: ipvsadm is not installed; install it or set installIpvsadm: true`);
       }
-      await session.apply([INSTALL_IPVSADM]);
+      await session.apply([installPackage("ipvsadm")]);
       facts = await readDirectorFacts(session);
     }
     // Every scheduler the kernel has is loaded: a virtual service may switch scheduler without touching the director.

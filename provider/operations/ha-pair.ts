@@ -2,28 +2,28 @@ import { setTimeout as sleep } from "timers/promises";
 import { fileFact, unitEnabledFact } from "../facts/files";
 import { interfaceAddressesFact } from "../facts/interfaceAddresses";
 import { programPresentFact, unitActiveFact } from "../facts/services";
-import { keepalivedConfConflict, planKeepalived, planKeepalivedRemoval } from "../plan/haPair";
+import { installPackage } from "../plan/packages";
+import {
+  expectedKeepalived,
+  haPairId,
+  keepalivedConfConflict,
+  keepalivedFingerprint,
+  planKeepalived,
+  planKeepalivedRemoval,
+} from "../plan/haPair";
 import { PairRole, renderKeepalivedConf } from "../render/keepalivedConf";
 import { KEEPALIVED_CONF, KEEPALIVED_DROPIN, KEEPALIVED_ENABLED_MARKER, KEEPALIVED_UNIT_NAME } from "../render/paths";
-import { connectionKey } from "../remote";
 import { HaPairInputs } from "../schemas/haPair";
 import { canonicalIp } from "../schemas/ip";
 import { HostSession, withHost } from "./session";
 
 const ROLES: PairRole[] = ["primary", "backup"];
 
-// Installs with whatever package manager the host has; only when the user opted in.
-const INSTALL_KEEPALIVED =
-  "if command -v apt-get >/dev/null; then DEBIAN_FRONTEND=noninteractive apt-get install -y -q keepalived; " +
-  "elif command -v dnf >/dev/null; then dnf install -y -q keepalived; else yum install -y -q keepalived; fi";
-
 export interface HaPairState {
   /** The SSH host of the director holding the VIPs ("" when not exactly one does: both down, or split brain). */
   master: string;
-}
-
-export function haPairId(inputs: HaPairInputs): string {
-  return `ha-pair:${inputs.virtualRouterId}:${connectionKey(inputs.primary.connection)}+${connectionKey(inputs.backup.connection)}`;
+  /** Per member: the fingerprint of the config keepalived runs with (see keepalivedFingerprint). */
+  keepalived: Record<PairRole, string>;
 }
 
 function keepalivedFacts() {
@@ -62,7 +62,7 @@ export async function applyHaPair(inputs: HaPairInputs): Promise<HaPairState> {
     await withHost(inputs[role].connection, async (session) => {
       let live = await readKeepalived(session);
       if (!live.installed) {
-        await session.apply([INSTALL_KEEPALIVED]);
+        await session.apply([installPackage("keepalived")]);
         live = await readKeepalived(session);
       }
       await session.apply(planKeepalived(id, renderKeepalivedConf(id, inputs, role), live));
@@ -80,7 +80,9 @@ async function awaitOneMaster(inputs: HaPairInputs): Promise<HaPairState> {
   const expected = inputs.preempt ? inputs.primary.connection.host : undefined;
   for (;;) {
     const holders = await vipHolders(inputs);
-    if (holders.length === 1 && (expected === undefined || holders[0] === expected)) return { master: holders[0] };
+    if (holders.length === 1 && (expected === undefined || holders[0] === expected)) {
+      return { master: holders[0], keepalived: expectedKeepalived(inputs) };
+    }
     if (Date.now() > deadline) {
       const vip = inputs.vips[0].address;
       throw new Error(
@@ -97,20 +99,27 @@ async function awaitOneMaster(inputs: HaPairInputs): Promise<HaPairState> {
   }
 }
 
-/** Who holds the VIPs; undefined when neither member has this pair's keepalived.conf any more. */
+/** Who holds the VIPs and what keepalived runs with; undefined when neither member has this pair's config. */
 export async function readHaPair(inputs: HaPairInputs): Promise<HaPairState | undefined> {
   const id = haPairId(inputs);
-  const configured = await Promise.all(
+  const live = await Promise.all(
     ROLES.map((role) =>
       withHost(inputs[role].connection, async (session) => {
-        const { conf } = await session.read({ conf: fileFact(KEEPALIVED_CONF) });
-        return conf !== null && keepalivedConfConflict(id, conf) === undefined;
+        const { conf, active } = await session.read({
+          conf: fileFact(KEEPALIVED_CONF),
+          active: unitActiveFact(KEEPALIVED_UNIT_NAME),
+        });
+        const ours = conf !== null && keepalivedConfConflict(id, conf) === undefined;
+        return { ours, fingerprint: keepalivedFingerprint(conf, active) };
       }),
     ),
   );
-  if (!configured.some(Boolean)) return undefined;
+  if (!live.some((member) => member.ours)) return undefined;
   const holders = await vipHolders(inputs);
-  return { master: holders.length === 1 ? holders[0] : "" };
+  return {
+    master: holders.length === 1 ? holders[0] : "",
+    keepalived: { primary: live[0].fingerprint, backup: live[1].fingerprint },
+  };
 }
 
 /** The SSH hosts of the members that hold the first VIP. */

@@ -1,3 +1,5 @@
+import { createHash } from "crypto";
+import { PairRole, renderKeepalivedConf } from "../render/keepalivedConf";
 import {
   KEEPALIVED_CONF,
   KEEPALIVED_DROPIN,
@@ -6,8 +8,35 @@ import {
   KEEPALIVED_UNIT_NAME,
 } from "../render/paths";
 import { renderKeepalivedDropIn } from "../render/units";
+import { HaPairInputs } from "../schemas/haPair";
+import { hostPort } from "../schemas/ip";
 import { planFiles, pruneEmptyDirs } from "./files";
 import { command } from "./shell";
+
+/** Made of the pair's identity only (VRID, members' host and port): a new user or jump host is the same pair. */
+export function haPairId(inputs: HaPairInputs): string {
+  const member = (m: HaPairInputs["primary"]) => hostPort(m.connection.host, m.connection.port);
+  return `ha-pair:${inputs.virtualRouterId}:${member(inputs.primary)}+${member(inputs.backup)}`;
+}
+
+/**
+ * What keepalived runs with on a member, short enough for the state: a hash of its config, and whether it runs.
+ * Refresh reads it live; diff compares it with what the inputs render, so a hand edit or a stopped keepalived shows
+ * as a change that the next apply repairs.
+ */
+export function keepalivedFingerprint(conf: string | null, active: boolean): string {
+  if (conf === null) return "absent";
+  return `sha256:${createHash("sha256").update(conf).digest("hex").slice(0, 16)}${active ? "" : " stopped"}`;
+}
+
+/** The fingerprints of both members once the inputs are applied. */
+export function expectedKeepalived(inputs: HaPairInputs): Record<PairRole, string> {
+  const id = haPairId(inputs);
+  return {
+    primary: keepalivedFingerprint(renderKeepalivedConf(id, inputs, "primary"), true),
+    backup: keepalivedFingerprint(renderKeepalivedConf(id, inputs, "backup"), true),
+  };
+}
 
 export interface KeepalivedFacts {
   conf: string | null;

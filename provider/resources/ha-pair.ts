@@ -10,12 +10,15 @@ export interface HAPairMemberArgs {
   priority?: pulumi.Input<number>;
 }
 
+/** A VIP, or an address on another interface than the VRRP one. */
+export type FloatingAddress = string | { address: pulumi.Input<string>; interface?: pulumi.Input<string> };
+
 export interface HAPairArgs {
   primary: HAPairMemberArgs;
   backup: HAPairMemberArgs;
   virtualRouterId: pulumi.Input<number>;
   /** What keepalived moves to the master: VIPs, or `{address, interface}` (a floating DIP for NAT real servers). */
-  vips: pulumi.Input<pulumi.Input<string | { address: pulumi.Input<string>; interface?: pulumi.Input<string> }>[]>;
+  vips: pulumi.Input<pulumi.Input<FloatingAddress>[]>;
   advertIntervalSeconds?: pulumi.Input<number>;
   preempt?: pulumi.Input<boolean>;
   connectionSync?: pulumi.Input<{ enabled?: boolean; interface?: string; syncId?: number }>;

@@ -1,6 +1,9 @@
 // diff() is pure: it compares the old outputs with the new, checked inputs and never opens SSH. `__provider` is
 // ignored so that upgrading this library shows no change.
 
+import { expectedKeepalived } from "../plan/haPair";
+import { haPairInputsSchema } from "../schemas/haPair";
+
 export type ResourceKind = "director" | "virtualService" | "realServer" | "haPair";
 
 export interface ResourceDiff {
@@ -37,7 +40,7 @@ export const COMPUTED: Record<ResourceKind, string[]> = {
   director: ["kernelRelease", "ipvsadmVersion", "schedulers", "table"],
   virtualService: [],
   realServer: [],
-  haPair: ["master"],
+  haPair: ["master", "keepalived"],
 };
 
 export const PROVIDER_KEY = "__provider";
@@ -48,6 +51,28 @@ export function inputsOnly(kind: ResourceKind, props: Record<string, unknown>): 
   return Object.fromEntries(Object.entries(props).filter(([key]) => !ignored.has(key)));
 }
 
+/**
+ * Live state a kind reports (refresh) that its inputs determine: a difference is drift the next apply repairs.
+ * Inputs that cannot be rendered yet (unknown in a preview) compare as no drift.
+ */
+const EXPECTED_LIVE: Partial<Record<ResourceKind, (inputs: Record<string, unknown>) => Record<string, unknown>>> = {
+  haPair: (inputs) => ({ keepalived: expectedKeepalived(haPairInputsSchema().parse(inputs)) }),
+};
+
+function drifted(kind: ResourceKind, olds: Record<string, unknown>, news: Record<string, unknown>): string[] {
+  const expect = EXPECTED_LIVE[kind];
+  if (!expect) return [];
+  let expected: Record<string, unknown>;
+  try {
+    expected = expect(inputsOnly(kind, news));
+  } catch {
+    return [];
+  }
+  return Object.keys(expected).filter(
+    (key) => olds[key] !== undefined && canonical(olds[key]) !== canonical(expected[key]),
+  );
+}
+
 export function diffResource(
   kind: ResourceKind,
   oldProps: Record<string, unknown>,
@@ -56,7 +81,10 @@ export function diffResource(
   const olds = inputsOnly(kind, oldProps);
   const news = inputsOnly(kind, newProps);
   const keys = new Set([...Object.keys(olds), ...Object.keys(news)]);
-  const changed = [...keys].filter((key) => canonical(olds[key]) !== canonical(news[key]));
+  const changed = [
+    ...[...keys].filter((key) => canonical(olds[key]) !== canonical(news[key])),
+    ...drifted(kind, oldProps, newProps),
+  ];
   const replaces = IDENTITY[kind].filter((path) => canonical(at(olds, path)) !== canonical(at(news, path)));
   // A new identity is a new key on the director, so the replacement can exist beside the old entry: create first.
   return {

@@ -1,6 +1,7 @@
 import { droppedDirectors } from "../operations/directors";
 import { applyDirector, readDirector, removeDirector } from "../operations/director";
-import { applyHaPair, haPairId, readHaPair, removeHaPair } from "../operations/ha-pair";
+import { applyHaPair, readHaPair, removeHaPair } from "../operations/ha-pair";
+import { haPairId } from "../plan/haPair";
 import { applyRealServer, readRealServer, realServerId, removeRealServer } from "../operations/real-server";
 import {
   applyVirtualService,

@@ -3,16 +3,23 @@ import { connectionSchema } from "./connection";
 import { interfaceNameField, intInRange, ipAddressField } from "./fields";
 import { canonicalIp } from "./ip";
 
+/** A member's own settings; the connection comes apart (a resource input, a director's name in stack config). */
+export function haPairMemberFields(defaultPriority: number) {
+  return {
+    interface: interfaceNameField().describe("the interface VRRP adverts go out on (and VIPs land on by default)"),
+    priority: intInRange(1, 254).default(defaultPriority).describe("VRRP priority; the higher one is master"),
+  };
+}
+
 function memberSchema(defaultPriority: number) {
   return z.object({
     connection: connectionSchema().describe("SSH connection to the director (see Connection)"),
-    interface: interfaceNameField().describe("the interface VRRP adverts go out on (and VIPs land on by default)"),
-    priority: intInRange(1, 254).default(defaultPriority).describe("VRRP priority; the higher one is master"),
+    ...haPairMemberFields(defaultPriority),
   });
 }
 
 // A VIP is an address, or an address on another interface than the VRRP one (a floating DIP on the NAT side).
-function floatingAddressSchema() {
+export function floatingAddressSchema() {
   return z.preprocess(
     (value) => (typeof value === "string" ? { address: value } : value),
     z.object({

@@ -120,6 +120,21 @@ describe("HA pair: keepalived failover with connection sync", () => {
     expect(await Promise.all(HOSTS.map(changeLogLength))).toEqual(lengths);
   }, 600_000);
 
+  test("refresh finds a stopped keepalived and a hand-edited config; the next deploy repairs both", async () => {
+    await labExec("dir2", "systemctl stop keepalived");
+    await labExec("dir1", "sed -i 's/advert_int 1/advert_int 3/' /etc/keepalived/keepalived.conf");
+    await stack.engine.refresh();
+    const live = stack.outputs("pair", "haPair").keepalived as Record<string, string>;
+    expect(live.backup).toMatch(/ stopped$/);
+    const summary = await stack.deploy(declare());
+    expect(summary.updated.map((urn) => urn.split("::").pop())).toEqual(["pair"]);
+    expect((await labExec("dir2", "systemctl is-active keepalived")).trim()).toBe("active");
+    expect(await labExec("dir1", "grep advert_int /etc/keepalived/keepalived.conf")).toContain("advert_int 1");
+    await stack.engine.refresh();
+    expect(await stack.deploy(declare())).toMatchObject({ updated: [], created: [], deleted: [] });
+    expect(await holds("dir1", vip)).toBe(true);
+  }, 600_000);
+
   test("a changed advert interval reloads keepalived in place: same process, the VIP never moves", async () => {
     const mainPid = () => labExec("dir1", "systemctl show -p MainPID --value keepalived");
     const pid = await mainPid();

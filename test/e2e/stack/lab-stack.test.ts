@@ -12,13 +12,14 @@ import { fetchThroughVip, labHosts, labStateDir, liveIpvsTable, tally } from "..
 import { changeLogLength, hostSnapshot } from "../provider/fixture";
 
 const repoRoot = path.resolve(__dirname, "../../..");
-const HOSTS = ["dir1", "rs1", "rs2", "nrs1", "nrs2", "trs1"];
+const HOSTS = ["dir1", "dir2", "rs1", "rs2", "nrs1", "nrs2", "trs1"];
 const URN_PREFIX = "urn:pulumi:lab::lvs-pulumi::lvs:index:LvsCluster$pulumi-nodejs:dynamic/lvs:";
 
 type Topology = {
   services: Record<
     string,
     {
+      directors: string[];
       address: string;
       port: number;
       scheduler: string;
@@ -30,27 +31,41 @@ type Topology = {
   >;
 };
 
-/** The director table the topology should leave in the kernel (fullnat is nat there; weight 1 by default). */
-function expectedTable(topology: Topology): Record<string, unknown> {
+/** The table the topology should leave in a director's kernel (fullnat is nat there; weight 1 by default). */
+function expectedTable(topology: Topology, director: string): Record<string, unknown> {
   return Object.fromEntries(
-    Object.values(topology.services).map((service) => [
-      `tcp:${hostPort(service.address, service.port)}`,
-      {
-        scheduler: service.scheduler,
-        realServers: Object.fromEntries(
-          Object.values(service.realServers).map((rs) => [
-            hostPort(rs.address, rs.port ?? service.port),
-            { forwarding: rs.forwarding === "fullnat" ? "nat" : rs.forwarding, weight: rs.weight ?? 1 },
-          ]),
-        ),
-      },
-    ]),
+    Object.values(topology.services)
+      .filter((service) => service.directors.includes(director))
+      .map((service) => [
+        `tcp:${hostPort(service.address, service.port)}`,
+        {
+          scheduler: service.scheduler,
+          realServers: Object.fromEntries(
+            Object.values(service.realServers).map((rs) => [
+              hostPort(rs.address, rs.port ?? service.port),
+              { forwarding: rs.forwarding === "fullnat" ? "nat" : rs.forwarding, weight: rs.weight ?? 1 },
+            ]),
+          ),
+        },
+      ]),
   );
 }
 
-/** `pulumi stack output directors` -> dir1's table. */
-function dir1Table(run: ProgramRun): Record<string, unknown> {
-  return (run.outputs.directors as Record<string, { table: Record<string, unknown> }>).dir1.table;
+/** `pulumi stack output directors` -> one director's table. */
+function tableOf(run: ProgramRun, director: string): Record<string, unknown> {
+  return (run.outputs.directors as Record<string, { table: Record<string, unknown> }>)[director].table;
+}
+
+/** Every director's live table output is exactly what the topology puts there. */
+function expectTables(run: ProgramRun, topology: Topology): void {
+  for (const director of ["dir1", "dir2"]) {
+    const expected = expectedTable(topology, director);
+    expect({ director, services: Object.keys(tableOf(run, director)).sort() }).toEqual({
+      director,
+      services: Object.keys(expected).sort(),
+    });
+    expect(tableOf(run, director)).toMatchObject(expected);
+  }
 }
 
 function stackConfig(): Record<string, unknown> {
@@ -108,6 +123,8 @@ describe("the lab stack through the program harness", () => {
     expect(names(run.summary.created).sort()).toEqual(
       [
         "Director lvs-dir1",
+        "Director lvs-dir2",
+        "HAPair lvs-pair",
         "VirtualService lvs-web-dr",
         "VirtualService lvs-web-nat",
         "VirtualService lvs-web-tun",
@@ -126,11 +143,13 @@ describe("the lab stack through the program harness", () => {
       "tcp:198.51.100.48:80",
       "tcp:[2001:db8:1::101]:80",
     ]);
-    expect(run.outputs.directors).toMatchObject({ dir1: { host: "198.51.100.11" } });
+    expect(run.outputs.directors).toMatchObject({ dir1: { host: "198.51.100.11" }, dir2: { host: "198.51.100.12" } });
+    expect(run.outputs.haPairs).toEqual({ pair: { master: "198.51.100.11" } });
     expect(run.secretOutputs).toEqual([]);
     // The key reached the provider in plain text and is recorded as a secret output wherever it is held.
     expect(run.state[`${URN_PREFIX}Director::lvs-dir1`].secretOutputs).toEqual(["connection"]);
     expect(run.state[`${URN_PREFIX}RealServer::lvs-web-dr-rs1`].secretOutputs.sort()).toEqual(["directors", "host"]);
+    expect(run.state[`${URN_PREFIX}HAPair::lvs-pair`].secretOutputs.sort()).toEqual(["backup", "primary"]);
 
     expect(await answers("198.51.100.46", 20)).toEqual({ rs1: 10, rs2: 10 });
     expect(await answers("198.51.100.47", 20)).toEqual({ nrs1: 10, nrs2: 10 });
@@ -142,10 +161,9 @@ describe("the lab stack through the program harness", () => {
     const lengths = await Promise.all(HOSTS.map(changeLogLength));
     const run = await deploy(undefined, true);
     expect(run.summary).toMatchObject({ created: [], updated: [], replaced: [], deleted: [] });
-    expect(run.summary.unchanged).toHaveLength(11);
+    expect(run.summary.unchanged).toHaveLength(13);
     expect(await Promise.all(HOSTS.map(changeLogLength))).toEqual(lengths);
-    expect(Object.keys(dir1Table(run)).sort()).toEqual(Object.keys(expectedTable(topology)).sort());
-    expect(dir1Table(run)).toMatchObject(expectedTable(topology));
+    expectTables(run, topology);
   }, 1_200_000);
 
   test("a config change (add a real server, change a weight, remove a service) does exactly that", async () => {
@@ -159,10 +177,11 @@ describe("the lab stack through the program harness", () => {
     delete changed.services.web6;
     const run = await deploy(changed);
     expect(names(run.summary.created)).toEqual(["RealServer lvs-web-tun-rs2"]);
-    expect(names(run.summary.updated)).toEqual(["RealServer lvs-web-dr-rs1"]);
+    // The pair loses web6's VIP with the service: keepalived is reloaded without it.
+    expect(names(run.summary.updated).sort()).toEqual(["HAPair lvs-pair", "RealServer lvs-web-dr-rs1"]);
     expect(names(run.summary.deleted)).toEqual(["RealServer lvs-web6-rs1", "VirtualService lvs-web6"]);
     expect(run.summary.replaced).toEqual([]);
-    expect(run.summary.unchanged).toHaveLength(8);
+    expect(run.summary.unchanged).toHaveLength(9);
     expect(run.outputs.vips).toEqual(["tcp:198.51.100.46:80", "tcp:198.51.100.47:80", "tcp:198.51.100.48:80"]);
 
     expect(await answers("198.51.100.46", 40)).toEqual({ rs1: 30, rs2: 10 });
@@ -172,17 +191,16 @@ describe("the lab stack through the program harness", () => {
 
     // The director is unchanged, so its table output is as of the last refresh until the next `up --refresh`.
     const refreshed = await deploy(changed, true);
-    expect(refreshed.summary.unchanged).toHaveLength(11);
-    expect(Object.keys(dir1Table(refreshed)).sort()).toEqual(Object.keys(expectedTable(changed)).sort());
-    expect(dir1Table(refreshed)).toMatchObject(expectedTable(changed));
-    expect(dir1Table(refreshed)["tcp:198.51.100.46:80"]).toMatchObject({
+    expect(refreshed.summary.unchanged).toHaveLength(12);
+    expectTables(refreshed, changed);
+    expect(tableOf(refreshed, "dir2")["tcp:198.51.100.46:80"]).toMatchObject({
       realServers: { "198.51.100.21:80": { weight: 3 } },
     });
   }, 1_200_000);
 
   test("pulumi destroy leaves every lab host as it was", async () => {
     const summary = await destroyStack({ host, statePath });
-    expect(summary.deleted).toHaveLength(10);
+    expect(summary.deleted).toHaveLength(12);
     for (const h of HOSTS) expect({ host: h, state: await hostSnapshot(h) }).toEqual({ host: h, state: before[h] });
   }, 1_200_000);
 });

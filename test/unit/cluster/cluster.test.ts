@@ -173,9 +173,75 @@ describe("LvsCluster", () => {
   test("a service naming an undefined director is an error naming both", () => {
     const bad = topology();
     bad.services.web.directors = ["dir1", "dir9"];
-    expect(() => new LvsCluster("bad", bad)).toThrow(
-      'LvsCluster: service "web" names director "dir9", which is not defined',
+    expect(() => new LvsCluster("bad", bad)).toThrow('LvsCluster: "web" names director "dir9", which is not defined');
+  });
+});
+
+describe("LvsCluster with an HA pair", () => {
+  let cluster: LvsCluster;
+  let clusterUrn: string;
+
+  function haTopology(): ClusterTopology {
+    const base = topology();
+    base.services.web6.directors = ["dir1", "dir2"];
+    // A service on one member only is that director's own.
+    base.services.solo = { directors: ["dir1"], protocol: "tcp", address: "198.51.100.41", port: 80, realServers: {} };
+    base.directors.dir3 = { connection: connection("198.51.100.13") };
+    base.haPairs = {
+      pair: {
+        primary: { director: "dir1", interface: "eth0" },
+        backup: { director: "dir2", interface: "eth0" },
+        virtualRouterId: 51,
+        floatingAddresses: [{ address: "198.51.100.68", interface: "eth1" }],
+      },
+    };
+    return base;
+  }
+
+  beforeAll(async () => {
+    await mock();
+    cluster = new LvsCluster("ha", haTopology());
+    clusterUrn = await value(cluster.urn);
+    await value(cluster.haPairResources.pair.urn);
+    await value(cluster.vips);
+  });
+
+  test("one HAPair, child of the component, on both directors, after the services it carries", () => {
+    const [pairUrn, pair] = byName("ha-pair");
+    expect(pair.type).toBe("pulumi-nodejs:dynamic/lvs:HAPair");
+    expect(pair.parent).toBe(clusterUrn);
+    const [dir1] = byName("ha-dir1");
+    const [dir2] = byName("ha-dir2");
+    const [web] = byName("ha-web");
+    const [web6] = byName("ha-web6");
+    expect(pair.dependencies.sort()).toEqual([dir1, dir2, web, web6].sort());
+    expect(byName("ha-solo")[1].dependencies).not.toContain(pairUrn);
+  });
+
+  test("the pair holds its services' VIPs and the floating DIP; those services leave the VIP to it", () => {
+    const pair = byName("ha-pair")[1].inputs;
+    expect(pair.vips).toEqual(["198.51.100.40", "2001:db8:1::100", { address: "198.51.100.68", interface: "eth1" }]);
+    expect(pair).toMatchObject({ virtualRouterId: 51 });
+    expect(byName("ha-web")[1].inputs.bindVip).toBe(false);
+    expect(byName("ha-web6")[1].inputs.bindVip).toBe(false);
+    expect(byName("ha-solo")[1].inputs.bindVip).toBeUndefined();
+  });
+
+  test("the members' connections stay secret; the haPairs output is not", async () => {
+    const primary = byName("ha-pair")[1].inputs.primary as Record<string, unknown>;
+    expect(primary[pulumi.runtime.specialSigKey]).toBe(pulumi.runtime.specialSecretSig);
+    expect(await isSecret(cluster.haPairs)).toBe(false);
+    expect(Object.keys(await value(cluster.haPairs))).toEqual(["pair"]);
+  });
+
+  test("a pair's service on a third director too is an error, raised before any resource exists", async () => {
+    const bad = haTopology();
+    bad.services.web6.directors = ["dir1", "dir2", "dir3"];
+    expect(() => new LvsCluster("wide", bad)).toThrow(
+      'LvsCluster: service "web6" is on HA pair "pair" and more directors: list exactly dir1, dir2',
     );
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    expect([...registered.values()].filter((r) => r.name.startsWith("wide-")).map((r) => r.name)).toEqual([]);
   });
 });
 
@@ -188,6 +254,7 @@ describe("the stack program (stacks/index.ts)", () => {
     const hosts: Record<string, unknown> = {};
     for (const [name, address] of Object.entries({
       dir1: "198.51.100.11",
+      dir2: "198.51.100.12",
       rs1: "198.51.100.21",
       rs2: "198.51.100.22",
       nrs1: "198.51.100.71",
@@ -243,6 +310,9 @@ describe("the stack program (stacks/index.ts)", () => {
     });
     expect(director.value).not.toHaveProperty("privateKeyPath");
     expect(await isSecret(outputs.vips)).toBe(false);
+    // Every output settled, so the component's outputs are registered before the next test replaces the mocks.
+    expect(Object.keys(await value(outputs.haPairs as pulumi.Output<object>))).toEqual(["pair"]);
+    expect(Object.keys(await value(outputs.directors as pulumi.Output<object>))).toEqual(["dir1", "dir2"]);
   });
 
   test("a bad config fails the program with the config key", async () => {

@@ -163,3 +163,65 @@ test.each(["staging", "prod", "lab"])("Pulumi.%s.yaml holds a valid lvs:topology
   }
   expect(checkTopologyConfig(raw).failures).toEqual([]);
 });
+
+describe("HA pairs in stack config", () => {
+  function withPair(pair: Record<string, unknown> = {}) {
+    const raw = topology();
+    raw.services.web6.directors = ["dir1", "dir2"];
+    raw.haPairs = {
+      pair: {
+        primary: { director: "dir1", interface: "eth0" },
+        backup: { director: "dir2", interface: "eth0" },
+        virtualRouterId: 51,
+        ...pair,
+      },
+    };
+    return raw;
+  }
+
+  test("a valid pair parses with the resource's defaults", () => {
+    const parsed = parseTopologyConfig(withPair());
+    expect(parsed.haPairs.pair).toMatchObject({
+      primary: { director: "dir1", interface: "eth0", priority: 150 },
+      backup: { director: "dir2", priority: 100 },
+      preempt: true,
+      floatingAddresses: [],
+    });
+  });
+
+  test("every broken pair names its config key", () => {
+    expect(reasons(withPair({ backup: { director: "dir7", interface: "eth0" } }))).toEqual([
+      'lvs:topology.haPairs.pair.backup.director: "dir7" is not a defined director (lvs:topology.directors has dir1, dir2)',
+      "lvs:topology.haPairs.pair: (object) carries no VIP: no service names both its directors and it has no floatingAddresses",
+    ]);
+    expect(reasons(withPair({ virtualRouterId: 0 }))).toEqual([
+      "lvs:topology.haPairs.pair.virtualRouterId: 0 is out of range 1..255",
+    ]);
+    expect(reasons(withPair({ backup: { director: "dir2", interface: "eth0", priority: 200 } }))).toEqual([
+      "lvs:topology.haPairs.pair.backup.priority: 200 must be below the primary's priority (150)",
+    ]);
+    const wider = withPair();
+    wider.directors.dir3 = { connection: { host: "198.51.100.13", hostKey: HOST_KEY } };
+    wider.services.web6.directors = ["dir1", "dir2", "dir3"];
+    expect(reasons(wider)).toEqual([
+      'lvs:topology.services.web6.directors: ["dir1","dir2","dir3"] names both directors of lvs:topology.haPairs.pair and more: a pair\'s service is on exactly dir1, dir2',
+    ]);
+    const ownService = withPair();
+    ownService.services.web6.directors = ["dir1"];
+    expect(reasons(ownService)).toEqual([]);
+  });
+
+  test("a pair without VIPs, a director in two pairs and a reused router id are refused", () => {
+    const raw = withPair();
+    raw.directors.dir3 = { connection: { host: "198.51.100.13", hostKey: HOST_KEY } };
+    raw.services.web.directors = ["dir1"];
+    raw.services.web6.directors = ["dir3"];
+    raw.haPairs.other = { ...raw.haPairs.pair, primary: { director: "dir3", interface: "eth0" } };
+    expect(reasons(raw)).toEqual([
+      "lvs:topology.haPairs.pair: (object) carries no VIP: no service names both its directors and it has no floatingAddresses",
+      'lvs:topology.haPairs.other.backup.director: "dir2" is already in lvs:topology.haPairs.pair: a director serves one pair',
+      "lvs:topology.haPairs.other.virtualRouterId: 51 is already used by lvs:topology.haPairs.pair",
+      "lvs:topology.haPairs.other: (object) carries no VIP: no service names both its directors and it has no floatingAddresses",
+    ]);
+  });
+});

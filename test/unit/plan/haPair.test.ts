@@ -1,4 +1,12 @@
-import { keepalivedConfConflict, planKeepalived, planKeepalivedRemoval } from "../../../provider/plan/haPair";
+import {
+  expectedKeepalived,
+  haPairId,
+  keepalivedConfConflict,
+  keepalivedFingerprint,
+  planKeepalived,
+  planKeepalivedRemoval,
+} from "../../../provider/plan/haPair";
+import { haPairInputsSchema } from "../../../provider/schemas/haPair";
 import { renderKeepalivedDropIn } from "../../../provider/render/units";
 
 const CONF = "# Managed by lvs-pulumi; edits are overwritten.\n# lvs-pulumi HA pair: pair-a\n\nvrrp_instance X {}\n";
@@ -48,4 +56,36 @@ describe("keepalived plan", () => {
     );
     expect(planKeepalivedRemoval("pair-a", { ...running, conf: "vrrp_instance VI_1 {}\n" })).toEqual([]);
   });
+});
+
+const member = (host: string, extra: Record<string, unknown> = {}) => ({
+  connection: { host, insecureSkipHostKeyCheck: true, ...extra },
+  interface: "eth0",
+});
+
+test("a pair's id (written into keepalived.conf) survives a new user or jump host, not a new member", () => {
+  const pair = (primary: object, backup: object, virtualRouterId = 51) =>
+    haPairId(haPairInputsSchema().parse({ primary, backup, virtualRouterId, vips: ["198.51.100.40"] }));
+  const base = pair(member("198.51.100.11"), member("198.51.100.12"));
+  expect(base).toBe("ha-pair:51:198.51.100.11:22+198.51.100.12:22");
+  const jump = { proxy: { host: "203.0.113.5", port: 2222, insecureSkipHostKeyCheck: true } };
+  expect(pair(member("198.51.100.11", { user: "deploy", ...jump }), member("198.51.100.12", jump))).toBe(base);
+  expect(pair(member("198.51.100.11"), member("198.51.100.13"))).not.toBe(base);
+  expect(pair(member("198.51.100.11"), member("198.51.100.12"), 52)).not.toBe(base);
+});
+
+test("fingerprints: what keepalived runs with, stopped or absent; the expected ones are of the rendered configs", () => {
+  expect(keepalivedFingerprint(null, false)).toBe("absent");
+  expect(keepalivedFingerprint(CONF, true)).toMatch(/^sha256:[0-9a-f]{16}$/);
+  expect(keepalivedFingerprint(CONF, false)).toBe(`${keepalivedFingerprint(CONF, true)} stopped`);
+  expect(keepalivedFingerprint(CONF + "#", true)).not.toBe(keepalivedFingerprint(CONF, true));
+  const inputs = haPairInputsSchema().parse({
+    primary: member("198.51.100.11"),
+    backup: member("198.51.100.12"),
+    virtualRouterId: 51,
+    vips: ["198.51.100.40"],
+  });
+  const expected = expectedKeepalived(inputs);
+  expect(expected.primary).not.toBe(expected.backup);
+  expect(expectedKeepalived({ ...inputs, advertIntervalSeconds: 2 }).primary).not.toBe(expected.primary);
 });

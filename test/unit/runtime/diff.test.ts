@@ -1,4 +1,6 @@
+import { expectedKeepalived } from "../../../provider/plan/haPair";
 import { inputsOnly, diffResource } from "../../../provider/runtime/diff";
+import { haPairInputsSchema } from "../../../provider/schemas/haPair";
 
 describe("diffResource", () => {
   const service = {
@@ -62,4 +64,46 @@ test("inputsOnly drops the provider and what the provider computed for that kind
   const props = { __provider: "p", connection: { host: "a" }, table: {}, weight: 1 };
   expect(inputsOnly("director", props)).toEqual({ connection: { host: "a" }, weight: 1 });
   expect(inputsOnly("realServer", props)).toEqual({ connection: { host: "a" }, table: {}, weight: 1 });
+});
+
+test("an HA pair on another member or VRID is replaced, the old one first; other changes are in place", () => {
+  const pair = {
+    primary: { connection: { host: "198.51.100.11", port: 22 }, interface: "eth0", priority: 150 },
+    backup: { connection: { host: "198.51.100.12", port: 22 }, interface: "eth0", priority: 100 },
+    virtualRouterId: 51,
+    vips: [{ address: "198.51.100.40" }],
+    master: "198.51.100.11",
+  };
+  const moved = { ...pair, backup: { ...pair.backup, connection: { host: "198.51.100.13", port: 22 } } };
+  expect(diffResource("haPair", pair, moved)).toEqual({
+    changes: true,
+    replaces: ["backup"],
+    deleteBeforeReplace: true,
+  });
+  expect(diffResource("haPair", pair, { ...pair, virtualRouterId: 52 }).deleteBeforeReplace).toBe(true);
+  expect(diffResource("haPair", pair, { ...pair, vips: [{ address: "198.51.100.41" }] })).toEqual({
+    changes: true,
+    replaces: [],
+    deleteBeforeReplace: false,
+  });
+  expect(diffResource("haPair", pair, { ...pair, master: "198.51.100.12" }).changes).toBe(false);
+});
+
+test("an HA pair whose live keepalived drifted (hand edit, stopped) shows a change; unknown inputs do not", () => {
+  const inputs = {
+    primary: { connection: { host: "198.51.100.11", insecureSkipHostKeyCheck: true }, interface: "eth0" },
+    backup: { connection: { host: "198.51.100.12", insecureSkipHostKeyCheck: true }, interface: "eth0" },
+    virtualRouterId: 51,
+    vips: ["198.51.100.40"],
+  };
+  const keepalived = expectedKeepalived(haPairInputsSchema().parse(inputs));
+  const stored = { ...inputs, master: "198.51.100.11", keepalived };
+  expect(diffResource("haPair", stored, inputs).changes).toBe(false);
+  const stopped = { ...stored, keepalived: { ...keepalived, backup: `${keepalived.backup} stopped` } };
+  expect(diffResource("haPair", stopped, inputs)).toEqual({ changes: true, replaces: [], deleteBeforeReplace: false });
+  const edited = { ...stored, keepalived: { ...keepalived, primary: "sha256:0000000000000000" } };
+  expect(diffResource("haPair", edited, inputs).changes).toBe(true);
+  const unknown = { ...inputs, vips: ["04da6b54-80e4-46f7-96ec-b56ff0331ba9"] };
+  expect(diffResource("haPair", stopped, unknown).changes).toBe(true); // vips differ: a change either way
+  expect(diffResource("haPair", { ...stopped, vips: unknown.vips }, unknown).changes).toBe(false);
 });

@@ -1,0 +1,27 @@
+import { execFileSync } from "child_process";
+import * as fs from "fs";
+import * as os from "os";
+import * as path from "path";
+import { installPackage } from "../../../provider/plan/packages";
+
+// Runs the command with stand-in package managers on PATH: which one is used, with which arguments.
+function run(managers: string[]): string {
+  const bin = fs.mkdtempSync(path.join(os.tmpdir(), "pkg-"));
+  for (const tool of managers) {
+    fs.writeFileSync(path.join(bin, tool), `#!/bin/sh\necho ${tool} "$@"\n`, { mode: 0o755 });
+  }
+  return execFileSync("/bin/sh", ["-c", installPackage("keepalived")], {
+    env: { PATH: `${bin}:/usr/bin/env-none` },
+    encoding: "utf8",
+  }).trim();
+}
+
+test("installs with apt-get, else dnf, else yum, non-interactively", () => {
+  expect(run(["apt-get", "dnf", "yum"])).toBe("apt-get install -y -q keepalived");
+  expect(run(["dnf", "yum"])).toBe("dnf install -y -q keepalived");
+  expect(run(["yum"])).toBe("yum install -y -q keepalived");
+});
+
+test("the package name is quoted", () => {
+  expect(installPackage("a b; reboot")).toContain("'a b; reboot'");
+});
