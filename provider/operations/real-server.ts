@@ -1,19 +1,21 @@
+import { setTimeout as sleep } from "timers/promises";
 import { fileFact } from "../facts/files";
 import { Fact } from "../facts/fact";
 import { destinationKey, IpvsDestination } from "../facts/ipvsModel";
-import { ipvsTableFact } from "../facts/ipvsTable";
+import { connectionCountsFact, ipvsTableFact } from "../facts/ipvsTable";
 import { routesFact } from "../facts/routes";
 import { snatRulesFact } from "../facts/snatRules";
 import { desiredDestination, desiredSnatRule } from "../plan/desiredEntries";
 import { planFiles } from "../plan/files";
 import { HostClaim } from "../plan/hostClaim";
-import { planDestination, planDestinationRemoval } from "../plan/realServer";
+import { planDestination, planDestinationRemoval, planQuiesce } from "../plan/realServer";
 import { realServerClaim } from "../plan/realServerClaim";
 import { command } from "../plan/shell";
 import { planSnatRule, planSnatRuleRemoval } from "../plan/snat";
 import { renderDestinationRules } from "../render/ipvsRules";
 import { renderSnatRule } from "../render/snatRules";
 import { destinationFragmentPath, snatFragmentPath } from "../render/paths";
+import { log } from "../remote";
 import { ipFamily } from "../schemas/ip";
 import { RealServerInputs } from "../schemas/realServer";
 import { applyHostClaims } from "./host-claims";
@@ -144,12 +146,49 @@ async function removeFromDirector(session: HostSession, inputs: RealServerInputs
   await removeIpvsBootIfUnused(session);
 }
 
-/** Directors first (no new connections), then the real server's own setup. Absent pieces are skipped. */
+/**
+ * Directors first (no new connections), then the real server's own setup. Absent pieces are skipped. With
+ * drainSeconds, the directors stop sending it new connections and the removal waits for the active ones to end.
+ */
 export async function removeRealServer(inputs: RealServerInputs): Promise<void> {
+  if (inputs.drainSeconds > 0) await drain(inputs);
   await Promise.all(inputs.directors.map((director) => withHost(director, (s) => removeFromDirector(s, inputs))));
   if (inputs.host) {
     const key = realServerId(inputs);
     await withHost(inputs.host, (s) => applyHostClaims(s, [], [hostClaimId(key)]));
+  }
+}
+
+/** Weight 0 on every director, then polls (without holding the host locks) until no director counts an active one. */
+async function drain(inputs: RealServerInputs): Promise<void> {
+  const dest = desiredDestination(inputs);
+  const key = destinationKey(dest.service, dest.address, dest.port);
+  await Promise.all(
+    inputs.directors.map((director) =>
+      withHost(director, async (session) => {
+        const live = await session.read({ table: ipvsTableFact() });
+        await session.apply(planQuiesce(dest.service, dest.address, dest.port, live.table));
+      }),
+    ),
+  );
+  const deadline = Date.now() + inputs.drainSeconds * 1000;
+  for (;;) {
+    const active = await Promise.all(
+      inputs.directors.map((director) =>
+        withHost(director, (s) => s.read({ counts: connectionCountsFact() })).then(
+          (f) => f.counts[key]?.activeConn ?? 0,
+        ),
+      ),
+    );
+    const left = active.reduce((a, b) => a + b, 0);
+    if (left === 0) return;
+    if (Date.now() >= deadline) {
+      log().warn(
+        `real server ${key}: ${left} active connection(s) left after ${inputs.drainSeconds} s of drain; removing it`,
+      );
+      return;
+    }
+    await sleep(1000);
   }
 }
 

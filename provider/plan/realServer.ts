@@ -10,6 +10,12 @@ export function planDestination(desired: IpvsDestination, live: IpvsTable): stri
   return [command("ipvsadm", verb, ...destinationArgs(desired), ...destinationOptions(desired))];
 }
 
+/** Quiesce for a drain: weight 0 keeps existing connections and sends no new ones; nothing when gone or quiesced. */
+export function planQuiesce(service: ServiceId, address: string, port: number, live: IpvsTable): string[] {
+  const current = live.destinations[destinationKey(service, address, port)];
+  return current ? planDestination({ ...current, weight: 0 }, live) : [];
+}
+
 /** Delete (-d); nothing when the real server or its whole service is already gone. */
 export function planDestinationRemoval(service: ServiceId, address: string, port: number, live: IpvsTable): string[] {
   const current = live.destinations[destinationKey(service, address, port)];

@@ -17,7 +17,7 @@ export { parseKnownHosts, entriesForHost, knownHostsName } from "./known-hosts";
 export type { HostLockOptions } from "./lock";
 export { DEFAULT_LOCK_PATH, withHostLock } from "./lock";
 export type { RemoteLogger } from "./log";
-export { setLogger } from "./log";
+export { log, setLogger } from "./log";
 export { closeAll, pooledConnections } from "./pool";
 export { maskSecrets, registerSecret } from "./secrets";
 export type { RemoteSettings } from "./settings";

@@ -21,6 +21,8 @@ export interface RealServerArgs {
   directorAddress?: pulumi.Input<string>;
   /** nat: route only this client prefix via the director (default: the default route). */
   clientPrefix?: pulumi.Input<string>;
+  /** On delete: weight 0, then up to this many seconds for active connections to end (default 0: at once). */
+  drainSeconds?: pulumi.Input<number>;
 }
 
 /** A real server behind a virtual service, on every director of that service. */

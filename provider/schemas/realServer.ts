@@ -39,6 +39,11 @@ export function realServerInputsSchema() {
           "the real server's own connection: its side is set up too (VIP on lo/tunl0, sysctls, return route) and undone on delete",
         ),
       directorAddress: ipAddressField().optional().describe("nat: the DIP the real server routes replies through"),
+      drainSeconds: intInRange(0, 86_400)
+        .default(0)
+        .describe(
+          "on delete: weight 0 first (no new connections), then up to this long for its active connections to end, then removal; 0 removes at once",
+        ),
       clientPrefix: z
         .string()
         .optional()

@@ -1,6 +1,7 @@
 import { ipvsTable } from "../../../provider/facts/ipvsTable";
 import { IpvsDestination } from "../../../provider/facts/ipvsModel";
-import { planDestination, planDestinationRemoval } from "../../../provider/plan/realServer";
+import { parseIpvsSave } from "../../../provider/facts/ipvsSave";
+import { planDestination, planDestinationRemoval, planQuiesce } from "../../../provider/plan/realServer";
 import { ipvsadmFixture } from "../facts/fixtures";
 
 const live = ipvsTable(ipvsadmFixture("ipvsadm-Sn.txt"), ipvsadmFixture("ipvsadm-Ln-exact-thresholds.txt"));
@@ -71,5 +72,23 @@ describe("planDestinationRemoval", () => {
   it("does nothing when it or its service is gone", () => {
     expect(planDestinationRemoval(web, "198.51.100.199", 80, live)).toEqual([]);
     expect(planDestinationRemoval({ ...web, port: 81 }, "198.51.100.131", 80, live)).toEqual([]);
+  });
+});
+
+describe("planQuiesce", () => {
+  const table = parseIpvsSave(
+    "-A -t 198.51.100.40:80 -s wrr\n-a -t 198.51.100.40:80 -r 198.51.100.21:80 -g -w 3\n-a -t 198.51.100.40:80 -r 198.51.100.22:80 -g -w 0\n",
+  );
+  const service = { protocol: "tcp" as const, address: "198.51.100.40", port: 80 };
+
+  it("sets weight 0 and keeps every other option", () => {
+    expect(planQuiesce(service, "198.51.100.21", 80, table)).toEqual([
+      "ipvsadm -e -t 198.51.100.40:80 -r 198.51.100.21:80 -g -w 0 -x 0 -y 0",
+    ]);
+  });
+
+  it("does nothing for a real server already at weight 0 or gone", () => {
+    expect(planQuiesce(service, "198.51.100.22", 80, table)).toEqual([]);
+    expect(planQuiesce(service, "198.51.100.23", 80, table)).toEqual([]);
   });
 });

@@ -1,0 +1,92 @@
+// Draining on delete: the real server gets weight 0 on the director (no new connections), and its removal waits for
+// its active connections to end, or for drainSeconds. Proven with a real held TCP connection through the VIP.
+import { fetchThroughVip, holdConnection, labExec, labTopology, tally } from "../../lab/lab";
+import { connectionTo, Declared, hostSnapshot, LabStack } from "./fixture";
+
+const HOSTS = ["dir1", "rs1", "rs2"];
+
+describe("drain on delete", () => {
+  let stack: LabStack;
+  const vip = labTopology().freeVips.ipv4[8];
+  const dir1 = connectionTo("dir1");
+  const service = { protocol: "tcp", address: vip, port: 80 };
+  const before: Record<string, string> = {};
+  const server = (name: string, address: string, drainSeconds: number): Declared => ({
+    name: `drain-${name}`,
+    kind: "realServer",
+    inputs: { directors: [dir1], service, address, drainSeconds, host: connectionTo(name) },
+  });
+  const base: Declared[] = [
+    { name: "dir1", kind: "director", inputs: { connection: dir1 } },
+    { name: "drain-web", kind: "virtualService", inputs: { directors: [dir1], ...service, scheduler: "rr" } },
+  ];
+  /** ActiveConn / weight of a real server on dir1 ("" when it is not in the table). */
+  const row = async (rip: string) => {
+    const out = await labExec("dir1", `ipvsadm -Ln --exact -t ${vip}:80`);
+    const line = out.split("\n").find((l) => l.includes(`${rip}:80`));
+    if (!line) return undefined;
+    const [, , , weight, active] = line.trim().split(/\s+/);
+    return { weight: Number(weight), active: Number(active) };
+  };
+  const waitForActive = async (rip: string) => {
+    for (let i = 0; i < 40; i++) {
+      if ((await row(rip))?.active === 1) return;
+      await new Promise((resolve) => setTimeout(resolve, 500));
+    }
+    throw new Error(`no active connection to ${rip} on dir1`);
+  };
+
+  beforeAll(async () => {
+    for (const h of HOSTS) before[h] = await hostSnapshot(h);
+    stack = await LabStack.start();
+  });
+  afterAll(async () => {
+    await stack?.stop();
+  });
+
+  test("a held connection delays the removal until it ends; meanwhile new connections go elsewhere", async () => {
+    await stack.deploy([...base, server("rs1", "198.51.100.21", 60)]);
+    const heldSince = Date.now();
+    const held = holdConnection(vip, 80, 15); // ends by itself after 15 s
+    try {
+      await waitForActive("198.51.100.21");
+      const removal = stack.deploy([...base, server("rs2", "198.51.100.22", 60)]);
+      const started = Date.now();
+      let quiesced = await row("198.51.100.21");
+      for (let i = 0; i < 120 && quiesced?.weight !== 0; i++) quiesced = await row("198.51.100.21");
+      expect(quiesced).toEqual({ weight: 0, active: 1 });
+      expect(tally(await fetchThroughVip(vip, 80, 4))).toEqual({ rs2: 4 });
+      const summary = await removal;
+      const finished = Date.now();
+      expect(summary.deleted.map((urn) => urn.split("::").pop())).toEqual(["drain-rs1"]);
+      expect(await row("198.51.100.21")).toBeUndefined();
+      // Removed once the connection ended (~15 s after it began), well before the 60 s drain limit.
+      expect(finished - heldSince).toBeGreaterThanOrEqual(12_000);
+      expect(finished - started).toBeLessThan(45_000);
+      process.stdout.write(`drain: removal waited ${finished - started} ms for a connection held 15 s\n`);
+    } finally {
+      held.close();
+    }
+  }, 600_000);
+
+  test("a connection that does not end is left behind at the deadline", async () => {
+    await stack.deploy([...base, server("rs1", "198.51.100.21", 8)]);
+    const held = holdConnection(vip, 80, 40);
+    try {
+      await waitForActive("198.51.100.21");
+      const started = Date.now();
+      await stack.deploy(base);
+      const waited = Date.now() - started;
+      expect(waited).toBeGreaterThanOrEqual(8_000);
+      expect(waited).toBeLessThan(30_000);
+      expect(await row("198.51.100.21")).toBeUndefined();
+    } finally {
+      held.close();
+    }
+  }, 600_000);
+
+  test("destroy leaves every host as it was", async () => {
+    await stack.destroy();
+    for (const h of HOSTS) expect({ host: h, state: await hostSnapshot(h) }).toEqual({ host: h, state: before[h] });
+  }, 600_000);
+});
