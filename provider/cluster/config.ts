@@ -142,7 +142,7 @@ function checkPairServices(topology: TopologyConfig, name: string, service: Serv
 }
 
 /** The VIPs a pair carries: those of the services on its two directors, then its floating addresses. */
-export function pairVips(topology: TopologyConfig, pair: TopologyConfig["haPairs"][string]): string[] {
+function pairVips(topology: TopologyConfig, pair: TopologyConfig["haPairs"][string]): string[] {
   const members = [pair.primary.director, pair.backup.director];
   const own = Object.values(topology.services)
     .filter((s) => s.address !== undefined && members.every((m) => s.directors.includes(m)))
@@ -174,8 +174,8 @@ function checkHaPairs(topology: TopologyConfig, issue: Issue): void {
     const otherPair = routerIds.get(pair.virtualRouterId);
     if (otherPair) issue([...at, "virtualRouterId"], `is already used by lvs:topology.haPairs.${otherPair}`);
     else routerIds.set(pair.virtualRouterId, name);
-    const vips = [...pairVips(topology, pair), ...pair.floatingAddresses.map((f) => f.address)];
-    if (vips.length === 0) {
+    const serviceVips = pairVips(topology, pair);
+    if (serviceVips.length + pair.floatingAddresses.length === 0) {
       issue(at, "carries no VIP: no service names both its directors and it has no floatingAddresses");
       continue;
     }
@@ -188,7 +188,7 @@ function checkHaPairs(topology: TopologyConfig, issue: Issue): void {
         ...fields,
         primary: { ...primary, connection: connection("primary") },
         backup: { ...backup, connection: connection("backup") },
-        vips: [...pairVips(topology, pair), ...floatingAddresses],
+        vips: [...serviceVips, ...floatingAddresses],
       },
       at,
       issue,

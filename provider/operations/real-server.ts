@@ -162,7 +162,7 @@ export async function removeRealServer(inputs: RealServerInputs): Promise<void> 
 /** Weight 0 on every director, then polls (without holding the host locks) until no director counts an active one. */
 async function drain(inputs: RealServerInputs): Promise<void> {
   const dest = desiredDestination(inputs);
-  const key = destinationKey(dest.service, dest.address, dest.port);
+  const key = realServerId(inputs);
   await Promise.all(
     inputs.directors.map((director) =>
       withHost(director, async (session) => {

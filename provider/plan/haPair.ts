@@ -1,5 +1,5 @@
 import { createHash } from "crypto";
-import { PairRole, renderKeepalivedConf } from "../render/keepalivedConf";
+import { markedPair, PairRole, renderKeepalivedConf } from "../render/keepalivedConf";
 import {
   KEEPALIVED_CONF,
   KEEPALIVED_DROPIN,
@@ -49,7 +49,7 @@ export interface KeepalivedFacts {
 /** Why this host's keepalived.conf cannot become this pair's, or undefined when it can. */
 export function keepalivedConfConflict(pairId: string, conf: string | null): string | undefined {
   if (conf === null) return undefined;
-  const owner = /^# lvs-pulumi HA pair: (.*)$/m.exec(conf)?.[1];
+  const owner = markedPair(conf);
   if (owner === undefined) return `${KEEPALIVED_CONF} exists and was not written by lvs-pulumi; move it away first`;
   if (owner !== pairId) return `${KEEPALIVED_CONF} belongs to HA pair ${owner}; a director serves one pair`;
   return undefined;
@@ -63,12 +63,12 @@ export function planKeepalived(pairId: string, conf: string, live: KeepalivedFac
   const conflict = keepalivedConfConflict(pairId, live.conf);
   if (conflict) throw new Error(conflict);
   const changed = live.conf !== conf;
-  const dropIn = renderKeepalivedDropIn();
+  const dropIn = planFiles([{ path: KEEPALIVED_DROPIN, content: renderKeepalivedDropIn() }], {
+    [KEEPALIVED_DROPIN]: live.dropIn,
+  });
   return [
     ...planFiles([{ path: KEEPALIVED_CONF, content: conf }], { [KEEPALIVED_CONF]: live.conf }),
-    ...(live.dropIn === dropIn
-      ? []
-      : [...planFiles([{ path: KEEPALIVED_DROPIN, content: dropIn }], {}), command("systemctl", "daemon-reload")]),
+    ...(dropIn.length > 0 ? [...dropIn, command("systemctl", "daemon-reload")] : []),
     ...(live.enabled
       ? []
       : [

@@ -4,9 +4,19 @@ import { header } from "./header";
 
 export type PairRole = "primary" | "backup";
 
-/** The line that ties a keepalived.conf to one pair, so a second pair on the same host is refused, not merged. */
-export function pairMarker(pairId: string): string {
-  return `# lvs-pulumi HA pair: ${pairId}\n`;
+// The line that ties a keepalived.conf to one pair, so a second pair on the same host is refused, not merged.
+const PAIR_MARKER = "# lvs-pulumi HA pair: ";
+
+function pairMarker(pairId: string): string {
+  return `${PAIR_MARKER}${pairId}\n`;
+}
+
+/** The pair a keepalived.conf was rendered for; undefined when it has no marker (not ours). */
+export function markedPair(conf: string): string | undefined {
+  return conf
+    .split("\n")
+    .find((line) => line.startsWith(PAIR_MARKER))
+    ?.slice(PAIR_MARKER.length);
 }
 
 /**

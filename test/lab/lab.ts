@@ -83,6 +83,16 @@ function sleep(ms: number): Promise<void> {
   return new Promise((resolve) => setTimeout(resolve, ms));
 }
 
+/** Polls `probe` every half second until it is true; returns the milliseconds it took. */
+export async function waitFor(what: string, probe: () => Promise<boolean>, timeoutMs: number): Promise<number> {
+  const started = Date.now();
+  while (Date.now() - started < timeoutMs) {
+    if (await probe().catch(() => false)) return Date.now() - started;
+    await sleep(500);
+  }
+  throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
+}
+
 async function dropControlMaster(host: string): Promise<void> {
   await new Promise<void>((resolve) => execFile("ssh", ["-F", sshConfig, "-O", "exit", host], () => resolve()));
 }

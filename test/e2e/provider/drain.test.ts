@@ -1,6 +1,6 @@
 // Draining on delete: the real server gets weight 0 on the director (no new connections), and its removal waits for
 // its active connections to end, or for drainSeconds. Proven with a real held TCP connection through the VIP.
-import { fetchThroughVip, holdConnection, labExec, labTopology, tally } from "../../lab/lab";
+import { fetchThroughVip, holdConnection, labExec, labTopology, tally, waitFor } from "../../lab/lab";
 import { connectionTo, Declared, hostSnapshot, LabStack } from "./fixture";
 
 const HOSTS = ["dir1", "rs1", "rs2"];
@@ -28,13 +28,8 @@ describe("drain on delete", () => {
     const [, , , weight, active] = line.trim().split(/\s+/);
     return { weight: Number(weight), active: Number(active) };
   };
-  const waitForActive = async (rip: string) => {
-    for (let i = 0; i < 40; i++) {
-      if ((await row(rip))?.active === 1) return;
-      await new Promise((resolve) => setTimeout(resolve, 500));
-    }
-    throw new Error(`no active connection to ${rip} on dir1`);
-  };
+  const waitForActive = (rip: string) =>
+    waitFor(`an active connection to ${rip} on dir1`, async () => (await row(rip))?.active === 1, 20_000);
 
   beforeAll(async () => {
     for (const h of HOSTS) before[h] = await hostSnapshot(h);

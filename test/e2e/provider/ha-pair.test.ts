@@ -1,19 +1,9 @@
 // An HA pair on dir1 (primary) and dir2 (backup): keepalived moves the VIPs, the IPVS table is on both, connections
 // are synced to the backup. Proven with real packets and a real reboot of the master.
-import { fetchThroughVip, labExec, labTopology, rebootHost, tally } from "../../lab/lab";
+import { fetchThroughVip, labExec, labTopology, rebootHost, tally, waitFor } from "../../lab/lab";
 import { changeLogLength, connectionTo, Declared, hostSnapshot, LabStack } from "./fixture";
 
 const HOSTS = ["dir1", "dir2", "rs1", "rs2"];
-
-/** Polls `probe` every half second until it is true; returns the milliseconds it took. */
-async function waitFor(what: string, probe: () => Promise<boolean>, timeoutMs: number): Promise<number> {
-  const started = Date.now();
-  while (Date.now() - started < timeoutMs) {
-    if (await probe().catch(() => false)) return Date.now() - started;
-    await new Promise((resolve) => setTimeout(resolve, 500));
-  }
-  throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
-}
 
 describe("HA pair: keepalived failover with connection sync", () => {
   let stack: LabStack;
