@@ -84,10 +84,16 @@ describe("HA pair: keepalived failover with connection sync", () => {
     const failover = await waitFor("the VIP on dir2", () => holds("dir2", vip), 60_000);
     const answers = tally(await fetchThroughVip(vip, 80, 6));
     expect(answers).toEqual({ rs1: 3, rs2: 3 });
-    const served = await labExec("dir2", `ipvsadm -Ln --stats -t ${vip}:80 | awk '$1 == "TCP" {print $3}'`);
-    // dir2 forwarded nothing before; the router may still send the first requests to the old master's MAC until
-    // keepalived's gratuitous ARP lands, so some (not necessarily all) went through dir2.
-    expect(Number(served.trim())).toBeGreaterThan(0);
+    const served = async () =>
+      Number((await labExec("dir2", `ipvsadm -Ln --stats -t ${vip}:80 | awk '$1 == "TCP" {print $3}'`)).trim());
+    // dir2 forwarded nothing before. The router may keep sending to the old master's MAC (which still forwards while
+    // it shuts down) until dir2's gratuitous ARP is taken, so requests go on until dir2 has forwarded some.
+    await waitFor(
+      "dir2 forwarding the VIP's traffic",
+      async () => (await fetchThroughVip(vip, 80, 2)) && (await served()) > 0,
+      30_000,
+    );
+    expect(await served()).toBeGreaterThan(0);
     const downFor = await reboot;
     // Preemption: the returning primary (its table replayed first at boot) takes the VIPs back.
     const back = await waitFor(
