@@ -3,7 +3,6 @@
 // set, each connection in lvs:topology whose host is a lab host takes the port, user, pinned host key and jump host
 // it does not set itself from that file. The private key never comes from the file (it is `lvs:sshPrivateKey`).
 import * as fs from "fs";
-import * as path from "path";
 
 interface LabConnection {
   host: string;
@@ -28,9 +27,9 @@ function pinned(lab: LabConnection): Json {
   return { host, port, user, hostKey, ...(proxy ? { proxy: pinned(proxy) } : {}) };
 }
 
-/** A copy of the raw `lvs:topology` with lab connection details filled in (relative paths from the cwd). */
+/** A copy of the raw `lvs:topology` with lab connection details filled in from `file` (an absolute path). */
 export function withLabHosts(raw: unknown, file: string): unknown {
-  const lab = JSON.parse(fs.readFileSync(path.resolve(file), "utf8")) as LabHostsFile;
+  const lab = JSON.parse(fs.readFileSync(file, "utf8")) as LabHostsFile;
   const byAddress = new Map(Object.values(lab.hosts).map((h) => [h.connection.host, pinned(h.connection)]));
   const fill = (connection: unknown): unknown => {
     if (!isObject(connection) || typeof connection.host !== "string") return connection;

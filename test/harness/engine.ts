@@ -1,7 +1,8 @@
 // Test tool: a tiny engine-like deploy loop over a ProviderHost, with a JSON state file. Not product code.
 // It mirrors the engine's step generation for custom resources: Check (olds = old inputs), Diff (olds = old
 // outputs), then Create / Update / Replace / same; deletions run last, in reverse order, with the OLD outputs
-// (and so the OLD `__provider` text). Not modelled: preview, parallelism, pending-replacement records in state.
+// (and so the OLD `__provider` text). A preview runs check and diff only and plans the rest. Not modelled:
+// pending-replacement records in state.
 import * as fs from "fs";
 import { isDeepStrictEqual } from "util";
 import { isSecretWrapper, PropertyMap, ProviderHost, stripSecrets } from "./provider-host";
@@ -31,6 +32,13 @@ export interface StateEntry {
 /** urn -> entry, in dependency (creation) order. */
 export type State = Record<string, StateEntry>;
 
+/** The state file: custom resources, plus what the CLI engine records around them (components, stack outputs). */
+interface StateFile {
+  resources: State;
+  components?: string[];
+  outputs?: Record<string, unknown>;
+}
+
 export interface Summary {
   created: string[];
   updated: string[];
@@ -44,6 +52,16 @@ export interface Operation {
   urn: string;
 }
 
+/** A step as the CLI shows it: what happens (or, in a preview, would happen) to one resource. */
+export interface Step {
+  op: "create" | "update" | "replace" | "delete" | "same";
+  urn: string;
+  /** Top-level inputs that differ from the stored ones (the CLI's `[diff: ~weight]`). */
+  diffKeys: string[];
+  /** Inputs whose change forces the replacement. */
+  replaceKeys: string[];
+}
+
 export class Engine {
   /** Every provider call made, in order. */
   readonly operations: Operation[] = [];
@@ -54,8 +72,12 @@ export class Engine {
   ) {}
 
   readState(): State {
-    if (!fs.existsSync(this.statePath)) return {};
-    return JSON.parse(fs.readFileSync(this.statePath, "utf8")) as State;
+    return this.readStateFile().resources;
+  }
+
+  readStateFile(): StateFile {
+    if (!fs.existsSync(this.statePath)) return { resources: {} };
+    return JSON.parse(fs.readFileSync(this.statePath, "utf8")) as StateFile;
   }
 
   private async ensureConfigured(): Promise<void> {
@@ -73,14 +95,19 @@ export class Engine {
    * Starts a deployment whose resources arrive one at a time (as a program registers them): apply() each in
    * dependency order, then finish() deletes what was not applied.
    */
-  async begin(): Promise<Deployment> {
+  async begin(preview = false): Promise<Deployment> {
     await this.ensureConfigured();
-    return new Deployment(this, this.readState());
+    return new Deployment(this, this.readState(), preview);
   }
 
   /** @internal (Deployment) */
   writeState(state: State): void {
-    fs.writeFileSync(this.statePath, JSON.stringify(state, null, 2) + "\n");
+    this.writeStateFile({ ...this.readStateFile(), resources: state });
+  }
+
+  writeStateFile(file: StateFile): void {
+    // The file holds secret outputs (connections with keys): readable by its owner only, like the lab's key.
+    fs.writeFileSync(this.statePath, JSON.stringify(file, null, 2) + "\n", { mode: 0o600 });
   }
 
   /** Reads every resource in state; updates state (drops resources whose read returns id ""); returns live outputs. */
@@ -143,6 +170,8 @@ export class Engine {
 /** One deployment: the engine's step generation for custom resources, one resource at a time. */
 export class Deployment {
   readonly summary = emptySummary();
+  /** Every step, in the order it was decided (deletions last). */
+  readonly steps: Step[] = [];
   private readonly state: State;
   private readonly pendingDeletes: Array<{ urn: string; entry: StateEntry }> = [];
   /** URNs applied so far, in order. */
@@ -151,6 +180,8 @@ export class Deployment {
   constructor(
     private readonly engine: Engine,
     private readonly old: State,
+    /** A dry run: check and diff only; creates and updates answer with the checked inputs, nothing is stored. */
+    readonly preview = false,
   ) {
     this.state = { ...old };
   }
@@ -165,12 +196,16 @@ export class Deployment {
     const secretInputs = Object.keys(wire).filter((k) => isSecretWrapper(wire[k]));
     const news = stripSecrets(wire) as PropertyMap;
     const prior = old[urn];
-    const record = (entry: StateEntry, kind: keyof Summary): StateEntry => {
+    const record = (entry: StateEntry, kind: keyof Summary, step: Omit<Step, "urn">): StateEntry => {
+      this.steps.push({ urn, ...step });
+      summary[kind].push(urn);
+      if (this.preview) return entry;
       state[urn] = entry;
       engine.writeState(state);
-      summary[kind].push(urn);
       return entry;
     };
+    // What a preview answers for a resource it would create or update: the checked inputs as outputs, no id.
+    const planned = (inputs: PropertyMap): StateEntry => entryOf(prior?.id ?? "", inputs, inputs);
     const entryOf = (id: string, inputs: PropertyMap, outputs: PropertyMap): StateEntry => ({
       id,
       inputs,
@@ -182,8 +217,10 @@ export class Deployment {
 
     const checked = await engine.check(urn, prior ? prior.inputs : {}, news);
     if (!prior) {
+      const step: Omit<Step, "urn"> = { op: "create", diffKeys: [], replaceKeys: [] };
+      if (this.preview) return record(planned(checked), "created", step);
       const created = await engine.create(urn, checked);
-      return record(entryOf(created.id, checked, created.outputs), "created");
+      return record(entryOf(created.id, checked, created.outputs), "created", step);
     }
 
     engine.operations.push({ op: "diff", urn });
@@ -193,16 +230,21 @@ export class Deployment {
       diff.changes === "some" || (diff.changes === "unknown" && !isDeepStrictEqual(prior.inputs, checked));
     if (!changed) {
       // A "same" step: the engine records the new inputs but keeps the old outputs (and their old `__provider`).
-      return record({ ...prior, inputs: checked }, "unchanged");
+      return record({ ...prior, inputs: checked }, "unchanged", { op: "same", diffKeys: [], replaceKeys: [] });
     }
+    const diffKeys = changedKeys(prior.inputs, checked);
     if (diff.replaces.length === 0) {
+      const step: Omit<Step, "urn"> = { op: "update", diffKeys, replaceKeys: [] };
+      if (this.preview) return record(planned(checked), "updated", step);
       engine.operations.push({ op: "update", urn });
       const outputs = await engine.host.update(urn, prior.id, prior.outputs, checked, prior.inputs);
-      return record(entryOf(prior.id, checked, outputs), "updated");
+      return record(entryOf(prior.id, checked, outputs), "updated", step);
     }
     // Replacement: the engine re-checks with no olds, then creates the new one (after deleting the old one when
     // deleteBeforeReplace), else deletes the old one at the end with its old outputs.
     const rechecked = await engine.check(urn, {}, news);
+    const step: Omit<Step, "urn"> = { op: "replace", diffKeys, replaceKeys: diff.replaces };
+    if (this.preview) return record({ ...planned(rechecked), id: "" }, "replaced", step);
     if (diff.deleteBeforeReplace || res.deleteBeforeReplace) {
       await engine.delete(urn, prior);
       delete state[urn];
@@ -211,7 +253,7 @@ export class Deployment {
       this.pendingDeletes.push({ urn, entry: prior });
     }
     const created = await engine.create(urn, rechecked);
-    return record(entryOf(created.id, rechecked, created.outputs), "replaced");
+    return record(entryOf(created.id, rechecked, created.outputs), "replaced", step);
   }
 
   /** Deletions last, in reverse of the old state's order: replaced old copies and resources not applied. */
@@ -223,19 +265,30 @@ export class Deployment {
     const order = Object.keys(old);
     this.pendingDeletes.sort((a, b) => order.indexOf(b.urn) - order.indexOf(a.urn));
     for (const { urn, entry } of this.pendingDeletes) {
-      await engine.delete(urn, entry);
-      if (!this.seen.includes(urn)) {
-        delete state[urn];
+      const replaced = this.seen.includes(urn);
+      if (!replaced) {
+        this.steps.push({ op: "delete", urn, diffKeys: [], replaceKeys: [] });
         summary.deleted.push(urn);
       }
+      if (this.preview) continue;
+      await engine.delete(urn, entry);
+      if (!replaced) delete state[urn];
       engine.writeState(state);
     }
+    if (this.preview) return summary;
     // Keep state in apply (dependency) order.
     const ordered: State = {};
     for (const urn of this.seen) if (state[urn]) ordered[urn] = state[urn];
     engine.writeState(ordered);
     return summary;
   }
+}
+
+/** Top-level inputs that differ (`__provider` aside: a new library version is not a change the user made). */
+export function changedKeys(olds: PropertyMap, news: PropertyMap): string[] {
+  const keys = new Set([...Object.keys(olds), ...Object.keys(news)]);
+  keys.delete("__provider");
+  return [...keys].filter((k) => !isDeepStrictEqual(olds[k], news[k])).sort();
 }
 
 function emptySummary(): Summary {
