@@ -16,6 +16,7 @@ import { KEEPALIVED_CONF, KEEPALIVED_DROPIN, KEEPALIVED_ENABLED_MARKER, KEEPALIV
 import { HaPairInputs } from "../schemas/haPair";
 import { canonicalIp } from "../schemas/ip";
 import { HostSession, withHost } from "./session";
+import { log } from "../remote";
 
 const ROLES: PairRole[] = ["primary", "backup"];
 
@@ -76,11 +77,14 @@ export async function applyHaPair(inputs: HaPairInputs): Promise<HaPairState> {
  * member otherwise. None means keepalived is not running; both means the members do not hear each other.
  */
 async function awaitOneMaster(inputs: HaPairInputs): Promise<HaPairState> {
-  const deadline = Date.now() + (4 * inputs.advertIntervalSeconds + 10) * 1000;
+  const started = Date.now();
+  const deadline = started + (4 * inputs.advertIntervalSeconds + 10) * 1000;
   const expected = inputs.preempt ? inputs.primary.connection.host : undefined;
+  log().info(`HA pair ${haPairId(inputs)}: waiting for VRRP to settle on one holder of the VIPs`);
   for (;;) {
     const holders = await vipHolders(inputs);
     if (holders.length === 1 && (expected === undefined || holders[0] === expected)) {
+      log().info(`HA pair ${haPairId(inputs)}: ${holders[0]} holds the VIPs (${(Date.now() - started) / 1000} s)`);
       return { master: holders[0], keepalived: expectedKeepalived(inputs) };
     }
     if (Date.now() > deadline) {

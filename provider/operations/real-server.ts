@@ -171,6 +171,10 @@ async function drain(inputs: RealServerInputs): Promise<void> {
       }),
     ),
   );
+  log().info(
+    `real server ${key}: draining (weight 0 on ${inputs.directors.length} director(s)); waiting up to ` +
+      `${inputs.drainSeconds} s for its active connections to end`,
+  );
   const deadline = Date.now() + inputs.drainSeconds * 1000;
   for (;;) {
     const active = await Promise.all(

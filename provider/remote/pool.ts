@@ -68,7 +68,7 @@ export async function withClient<T>(
       if (!(err instanceof ChannelOpenError) || opened > 0) throw err;
       retire(entry); // refused, wedged or dead: new operations get a fresh connection
       if (!err.retryable || attempt > 1) throw err;
-      log().debug(`ssh: ${entry.key}: ${err.message}; retrying on a fresh connection`);
+      log().info(`ssh: ${entry.key}: ${err.message}; retrying on a fresh connection`);
     } finally {
       release(entry);
     }

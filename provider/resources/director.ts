@@ -1,7 +1,7 @@
 import * as pulumi from "@pulumi/pulumi";
 import type { DirectorTable } from "../facts/directorTable";
 import { ConnectionArgs } from "./connection";
-import { providerFor } from "./provider";
+import { providerFor, urnInput } from "./provider";
 
 export interface DirectorArgs {
   connection: pulumi.Input<ConnectionArgs>;
@@ -25,7 +25,14 @@ export class Director extends pulumi.dynamic.Resource {
     super(
       providerFor("director"),
       name,
-      { ...args, kernelRelease: undefined, ipvsadmVersion: undefined, schedulers: undefined, table: undefined },
+      {
+        ...args,
+        kernelRelease: undefined,
+        ipvsadmVersion: undefined,
+        schedulers: undefined,
+        table: undefined,
+        __urn: urnInput(name, "Director", opts),
+      },
       { ...opts, additionalSecretOutputs: ["connection"] },
       "lvs",
       "Director",

@@ -1,6 +1,6 @@
 import * as pulumi from "@pulumi/pulumi";
 import { DirectorRef, directorConnection } from "./director";
-import { providerFor } from "./provider";
+import { providerFor, urnInput } from "./provider";
 
 export interface HAPairMemberArgs {
   director: DirectorRef;
@@ -39,7 +39,13 @@ export class HAPair extends pulumi.dynamic.Resource {
     super(
       providerFor("haPair"),
       name,
-      { ...args, primary: member(args.primary), backup: member(args.backup), master: undefined },
+      {
+        ...args,
+        primary: member(args.primary),
+        backup: member(args.backup),
+        master: undefined,
+        __urn: urnInput(name, "HAPair", opts),
+      },
       { ...opts, additionalSecretOutputs: ["primary", "backup"] },
       "lvs",
       "HAPair",

@@ -18,3 +18,15 @@ export function providerFor(kind: ResourceKind): pulumi.dynamic.ResourceProvider
   };
   /* eslint-enable @typescript-eslint/no-require-imports */
 }
+
+/**
+ * The URN the engine gives the resource (its parent's type qualifies it), sent as the `__urn` input: the dynamic
+ * provider is not told which resource it acts on, and its log lines belong to that resource.
+ */
+export function urnInput(name: string, type: string, opts?: pulumi.CustomResourceOptions): pulumi.Output<string> {
+  const parent = opts?.parent;
+  // The parent's URN as a bare value: an input that depends on a component waits for all of its children,
+  // this resource among them (a deadlock).
+  const parentUrn = parent && pulumi.output(new Promise<string>((resolve) => parent.urn.apply(resolve)));
+  return pulumi.createUrn(name, `pulumi-nodejs:dynamic/lvs:${type}`, parentUrn);
+}

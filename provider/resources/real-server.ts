@@ -1,6 +1,6 @@
 import * as pulumi from "@pulumi/pulumi";
 import { ConnectionArgs } from "./connection";
-import { providerFor } from "./provider";
+import { providerFor, urnInput } from "./provider";
 import { VirtualService } from "./virtual-service";
 
 export interface RealServerArgs {
@@ -38,7 +38,7 @@ export class RealServer extends pulumi.dynamic.Resource {
     super(
       providerFor("realServer"),
       name,
-      { ...rest, service: identity, directors: service.directors },
+      { ...rest, service: identity, directors: service.directors, __urn: urnInput(name, "RealServer", opts) },
       { ...opts, additionalSecretOutputs: ["directors", "host"] },
       "lvs",
       "RealServer",

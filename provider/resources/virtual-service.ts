@@ -1,7 +1,7 @@
 import * as pulumi from "@pulumi/pulumi";
 import { ConnectionArgs } from "./connection";
 import { DirectorRef, directorConnection } from "./director";
-import { providerFor } from "./provider";
+import { providerFor, urnInput } from "./provider";
 
 export interface VirtualServiceArgs {
   /** Every director carrying this service (both members of an HA pair carry the same table). */
@@ -35,7 +35,11 @@ export class VirtualService extends pulumi.dynamic.Resource {
     super(
       providerFor("virtualService"),
       name,
-      { ...args, directors: args.directors.map(directorConnection) },
+      {
+        ...args,
+        directors: args.directors.map(directorConnection),
+        __urn: urnInput(name, "VirtualService", opts),
+      },
       { ...opts, additionalSecretOutputs: ["directors"] },
       "lvs",
       "VirtualService",

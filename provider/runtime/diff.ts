@@ -44,10 +44,12 @@ export const COMPUTED: Record<ResourceKind, string[]> = {
 };
 
 export const PROVIDER_KEY = "__provider";
+/** The resource's URN, for its log lines (runtime/resource-log.ts); not an input of the entry. */
+export const URN_KEY = "__urn";
 
-/** The inputs among stored outputs or registered properties: without `__provider` and computed values. */
+/** The inputs among stored outputs or registered properties: without `__provider`, `__urn` and computed values. */
 export function inputsOnly(kind: ResourceKind, props: Record<string, unknown>): Record<string, unknown> {
-  const ignored = new Set([PROVIDER_KEY, ...COMPUTED[kind]]);
+  const ignored = new Set([PROVIDER_KEY, URN_KEY, ...COMPUTED[kind]]);
   return Object.fromEntries(Object.entries(props).filter(([key]) => !ignored.has(key)));
 }
 

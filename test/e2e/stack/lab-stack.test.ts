@@ -1,14 +1,14 @@
-// The lab stack (Pulumi.lab.yaml + stacks/index.ts) deployed as `pulumi up` would, through test/harness/program.ts:
-// the real program under setMocks, every resource through the SDK's provider host, state kept between runs.
+// The lab stack run the way `pulumi preview/up/destroy -s lab` runs it: the repository's own Pulumi.yaml and
+// Pulumi.lab.yaml through the CLI-faithful engine (test/harness/cli), which starts the program with the SDK's runner
+// where the CLI would (so a wrong `main`, working directory or tsconfig fails here), every resource through the SDK's
+// dynamic-provider host, state kept between runs.
 import * as fs from "fs";
 import * as os from "os";
 import * as path from "path";
 import { load } from "js-yaml";
-import lvsStack from "../../../stacks";
 import { hostPort } from "../../../provider/schemas/ip";
-import { deployProgram, destroyStack, ProgramRun } from "../../harness/program";
-import { ProviderHost } from "../../harness/provider-host";
-import { fetchThroughVip, labHosts, labStateDir, liveIpvsTable, tally } from "../../lab/lab";
+import { describeStep, PulumiStack, RunResult } from "../../harness/cli/stack";
+import { fetchThroughVip, labExec, labHosts, labStateDir, liveIpvsTable, tally } from "../../lab/lab";
 import { changeLogLength, hostSnapshot } from "../provider/fixture";
 
 const repoRoot = path.resolve(__dirname, "../../..");
@@ -52,12 +52,12 @@ function expectedTable(topology: Topology, director: string): Record<string, unk
 }
 
 /** `pulumi stack output directors` -> one director's table. */
-function tableOf(run: ProgramRun, director: string): Record<string, unknown> {
+function tableOf(run: RunResult, director: string): Record<string, unknown> {
   return (run.outputs.directors as Record<string, { table: Record<string, unknown> }>)[director].table;
 }
 
 /** Every director's live table output is exactly what the topology puts there. */
-function expectTables(run: ProgramRun, topology: Topology): void {
+function expectTables(run: RunResult, topology: Topology): void {
   for (const director of ["dir1", "dir2"]) {
     const expected = expectedTable(topology, director);
     expect({ director, services: Object.keys(tableOf(run, director)).sort() }).toEqual({
@@ -75,52 +75,63 @@ function stackConfig(): Record<string, unknown> {
   return file.config;
 }
 
-/** URN -> "Kind name" for readable summaries. */
-function names(urns: string[]): string[] {
-  return urns.map((urn) => `${urn.split("::")[2].split(":").pop()} ${urn.split("::").pop()}`);
-}
-
 /** Who answers through a VIP, request by request. */
 async function answers(vip: string, n: number): Promise<Record<string, number>> {
   return tally(await fetchThroughVip(vip, 80, n));
 }
 
-describe("the lab stack through the program harness", () => {
-  let host: ProviderHost;
-  let statePath: string;
+/** SSH logins the lab's jump host (the VM) has accepted so far: every product connection to a lab host is one. */
+async function jumpHostLogins(): Promise<number> {
+  const log = await labExec("lab-vm", "journalctl -q --no-pager -t sshd -t sshd-session | grep -c 'Accepted ' || true");
+  return Number(log.trim());
+}
+
+describe("the lab stack, as `pulumi preview / up / destroy -s lab` runs it", () => {
   const before: Record<string, string> = {};
   let topology: Topology;
+  let stack: PulumiStack;
+  let lines: string[] = [];
 
-  function deploy(changed?: Topology, refresh = false): Promise<ProgramRun> {
-    const config = stackConfig();
+  /** The stack with `lvs:topology` replaced (a `pulumi config set`), or as Pulumi.lab.yaml has it. */
+  function configure(changed?: Topology): void {
     const key = fs.readFileSync(labHosts().hosts.dir1.connection.privateKeyPath, "utf8");
-    return deployProgram(lvsStack, {
-      host,
-      statePath,
+    stack = new PulumiStack({
+      root: repoRoot,
       stack: "lab",
+      statePath:
+        stack?.options.statePath ?? path.join(fs.mkdtempSync(path.join(os.tmpdir(), "lvs-lab-stack-")), "state.json"),
+      // Pulumi.lab.yaml's lvs:labHostsFile (.lab/hosts.json, from the project root) is used as it is, unless the lab
+      // runs elsewhere.
       config: {
-        "lvs:topology": changed ?? config["lvs:topology"],
-        "lvs:labHostsFile": path.join(labStateDir, "hosts.json"),
-        "lvs:sshPrivateKey": key,
+        ...(changed ? { "lvs:topology": changed } : {}),
+        ...(process.env.LVS_LAB_STATE ? { "lvs:labHostsFile": path.join(labStateDir, "hosts.json") } : {}),
       },
-      secretConfig: ["lvs:sshPrivateKey"],
-      refresh,
+      secretConfig: { "lvs:sshPrivateKey": key },
+      print: (line) => lines.push(line),
     });
+  }
+
+  function display(): string {
+    const text = lines.join("\n");
+    lines = [];
+    return text;
   }
 
   beforeAll(async () => {
     for (const h of HOSTS) before[h] = await hostSnapshot(h);
     topology = stackConfig()["lvs:topology"] as Topology;
-    statePath = path.join(fs.mkdtempSync(path.join(os.tmpdir(), "lvs-lab-stack-")), "state.json");
-    host = await ProviderHost.start({ cwd: repoRoot, stack: "lab" });
+    configure();
   });
-  afterAll(async () => {
-    await host?.stop();
+  afterEach(() => {
+    // What `pulumi` would have shown, for the test log.
+    console.log(display());
   });
 
-  test("pulumi up: every resource created, traffic flows through every VIP", async () => {
-    const run = await deploy();
-    expect(names(run.summary.created).sort()).toEqual(
+  test("pulumi preview plans every resource and opens no SSH connection; pulumi up does what it planned", async () => {
+    const logins = await jumpHostLogins();
+    const preview = await stack.preview();
+    expect(await jumpHostLogins()).toBe(logins);
+    expect(preview.steps.map(describeStep).sort()).toEqual(
       [
         "Director lvs-dir1",
         "Director lvs-dir2",
@@ -135,21 +146,41 @@ describe("the lab stack through the program harness", () => {
         "RealServer lvs-web-nat-nrs2",
         "RealServer lvs-web-tun-trs1",
         "RealServer lvs-web6-rs1",
-      ].sort(),
+      ]
+        .map((r) => `+ lvs:${r} create`)
+        .sort(),
     );
-    expect(run.outputs.vips).toEqual([
+    expect(preview.outputs.vips).toEqual([
       "tcp:198.51.100.46:80",
       "tcp:198.51.100.47:80",
       "tcp:198.51.100.48:80",
       "tcp:[2001:db8:1::101]:80",
     ]);
+
+    const run = await stack.up();
+    // Steps run in parallel, so the two runs may list them in another order: the same set.
+    expect(run.steps.map(describeStep).sort()).toEqual(preview.steps.map(describeStep).sort());
+    // Progress reaches the engine as a diagnostic of the resource it is about.
+    expect(run.logs).toContainEqual({
+      severity: "info",
+      message: expect.stringMatching(/198\.51\.100\.11 holds the VIPs/),
+      urn: `${URN_PREFIX}HAPair::lvs-pair`,
+    });
+    expect(run.outputs.vips).toEqual(preview.outputs.vips);
     expect(run.outputs.directors).toMatchObject({ dir1: { host: "198.51.100.11" }, dir2: { host: "198.51.100.12" } });
     expect(run.outputs.haPairs).toEqual({ pair: { master: "198.51.100.11" } });
     expect(run.secretOutputs).toEqual([]);
     // The key reached the provider in plain text and is recorded as a secret output wherever it is held.
-    expect(run.state[`${URN_PREFIX}Director::lvs-dir1`].secretOutputs).toEqual(["connection"]);
-    expect(run.state[`${URN_PREFIX}RealServer::lvs-web-dr-rs1`].secretOutputs.sort()).toEqual(["directors", "host"]);
-    expect(run.state[`${URN_PREFIX}HAPair::lvs-pair`].secretOutputs.sort()).toEqual(["backup", "primary"]);
+    const state = JSON.parse(fs.readFileSync(stack.options.statePath, "utf8")) as {
+      resources: Record<string, { secretOutputs: string[] }>;
+    };
+    expect(state.resources[`${URN_PREFIX}Director::lvs-dir1`].secretOutputs).toEqual(["connection"]);
+    expect(state.resources[`${URN_PREFIX}RealServer::lvs-web-dr-rs1`].secretOutputs.sort()).toEqual([
+      "directors",
+      "host",
+    ]);
+    expect(state.resources[`${URN_PREFIX}HAPair::lvs-pair`].secretOutputs.sort()).toEqual(["backup", "primary"]);
+    expect(lines.join("\n")).not.toContain("PRIVATE KEY");
 
     expect(await answers("198.51.100.46", 20)).toEqual({ rs1: 10, rs2: 10 });
     expect(await answers("198.51.100.47", 20)).toEqual({ nrs1: 10, nrs2: 10 });
@@ -159,14 +190,14 @@ describe("the lab stack through the program harness", () => {
 
   test("a second pulumi up --refresh changes nothing, on any host, and outputs the live table", async () => {
     const lengths = await Promise.all(HOSTS.map(changeLogLength));
-    const run = await deploy(undefined, true);
-    expect(run.summary).toMatchObject({ created: [], updated: [], replaced: [], deleted: [] });
-    expect(run.summary.unchanged).toHaveLength(13);
+    const run = await stack.up({ refresh: true });
+    expect(run.steps.filter((s) => s.op !== "same")).toEqual([]);
+    expect(run.steps).toHaveLength(13);
     expect(await Promise.all(HOSTS.map(changeLogLength))).toEqual(lengths);
     expectTables(run, topology);
   }, 1_200_000);
 
-  test("a config change (add a real server, change a weight, remove a service) does exactly that", async () => {
+  test("a config change (add a real server, change a weight, remove a service): the preview is what up does", async () => {
     const changed = structuredClone(topology);
     changed.services["web-tun"].realServers.rs2 = {
       address: "198.51.100.22",
@@ -175,13 +206,31 @@ describe("the lab stack through the program harness", () => {
     };
     changed.services["web-dr"].realServers.rs1.weight = 3;
     delete changed.services.web6;
-    const run = await deploy(changed);
-    expect(names(run.summary.created)).toEqual(["RealServer lvs-web-tun-rs2"]);
+    configure(changed);
+    const logins = await jumpHostLogins();
+    const preview = await stack.preview();
+    expect(await jumpHostLogins()).toBe(logins);
+    const planned = preview.steps
+      .filter((s) => s.op !== "same")
+      .map(describeStep)
+      .sort();
     // The pair loses web6's VIP with the service: keepalived is reloaded without it.
-    expect(names(run.summary.updated).sort()).toEqual(["HAPair lvs-pair", "RealServer lvs-web-dr-rs1"]);
-    expect(names(run.summary.deleted)).toEqual(["RealServer lvs-web6-rs1", "VirtualService lvs-web6"]);
-    expect(run.summary.replaced).toEqual([]);
-    expect(run.summary.unchanged).toHaveLength(9);
+    expect(planned).toEqual([
+      "+ lvs:RealServer lvs-web-tun-rs2 create",
+      "- lvs:RealServer lvs-web6-rs1 delete",
+      "- lvs:VirtualService lvs-web6 delete",
+      "~ lvs:HAPair lvs-pair update [diff: ~vips]",
+      "~ lvs:RealServer lvs-web-dr-rs1 update [diff: ~weight]",
+    ]);
+
+    const run = await stack.up();
+    expect(
+      run.steps
+        .filter((s) => s.op !== "same")
+        .map(describeStep)
+        .sort(),
+    ).toEqual(planned);
+    expect(run.steps.filter((s) => s.op === "same")).toHaveLength(9);
     expect(run.outputs.vips).toEqual(["tcp:198.51.100.46:80", "tcp:198.51.100.47:80", "tcp:198.51.100.48:80"]);
 
     // The exact 3:1 weights are asserted in the live table below (and exact wrr splits in the per-mode suites); an
@@ -195,8 +244,8 @@ describe("the lab stack through the program harness", () => {
     expect(await fetchThroughVip("2001:db8:1::101", 80, 1)).toEqual(["FAILED"]);
 
     // The director is unchanged, so its table output is as of the last refresh until the next `up --refresh`.
-    const refreshed = await deploy(changed, true);
-    expect(refreshed.summary.unchanged).toHaveLength(12);
+    const refreshed = await stack.up({ refresh: true });
+    expect(refreshed.steps.filter((s) => s.op !== "same")).toEqual([]);
     expectTables(refreshed, changed);
     expect(tableOf(refreshed, "dir2")["tcp:198.51.100.46:80"]).toMatchObject({
       realServers: { "198.51.100.21:80": { weight: 3 } },
@@ -204,8 +253,8 @@ describe("the lab stack through the program harness", () => {
   }, 1_200_000);
 
   test("pulumi destroy leaves every lab host as it was", async () => {
-    const summary = await destroyStack({ host, statePath });
-    expect(summary.deleted).toHaveLength(12);
+    const run = await stack.destroy();
+    expect(run.steps.filter((s) => s.op === "delete")).toHaveLength(12);
     for (const h of HOSTS) expect({ host: h, state: await hostSnapshot(h) }).toEqual({ host: h, state: before[h] });
   }, 1_200_000);
 });
