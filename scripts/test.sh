@@ -12,6 +12,9 @@ finish() {
 }
 trap finish EXIT
 
+# The provider process loads `lvs-pulumi/runtime` through node_modules/lvs-pulumi -> .. (an `npm install` of another
+# package prunes that link; `npm ci` and this put it back).
+node scripts/link-self.js
 npm run --silent typecheck
 npm run --silent lint
 npm run --silent build

@@ -6,9 +6,10 @@ import { LvsCluster } from "../../../provider/cluster";
 import { ClusterTopology } from "../../../provider/cluster/topology";
 import { RegisterRequest, urnOf, watchRegistrations } from "../../harness/program";
 import lvsStack from "../../../stacks";
+import { FAKE_HOST_KEY, FAKE_KEY, writeFakeLabHosts } from "../fixtures/lab-hosts";
 
-const KEY = "-----BEGIN OPENSSH PRIVATE KEY-----\nnot-a-real-key\n-----END OPENSSH PRIVATE KEY-----\n";
-const HOST_KEY = "SHA256:" + "A".repeat(43);
+const KEY = FAKE_KEY;
+const HOST_KEY = FAKE_HOST_KEY;
 const DIRECTOR = "pulumi-nodejs:dynamic/lvs:Director";
 const LIVE_TABLE = { "tcp:198.51.100.40:80": { scheduler: "wrr", realServers: { "198.51.100.21:80": { weight: 2 } } } };
 
@@ -249,35 +250,7 @@ describe("the stack program (stacks/index.ts)", () => {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), "lvs-stack-unit-"));
   afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
 
-  function hostsFile(): string {
-    const jump = { host: "127.0.0.1", port: 2222, user: "root", privateKeyPath: "/nonexistent", hostKey: HOST_KEY };
-    const hosts: Record<string, unknown> = {};
-    for (const [name, address] of Object.entries({
-      dir1: "198.51.100.11",
-      dir2: "198.51.100.12",
-      rs1: "198.51.100.21",
-      rs2: "198.51.100.22",
-      nrs1: "198.51.100.71",
-      nrs2: "198.51.100.72",
-      trs1: "198.51.100.141",
-    })) {
-      hosts[name] = {
-        role: "x",
-        connection: {
-          host: address,
-          port: 22,
-          user: "root",
-          privateKeyPath: "/nonexistent",
-          hostKey: HOST_KEY,
-          proxy: jump,
-        },
-        interfaces: [],
-      };
-    }
-    const file = path.join(dir, "hosts.json");
-    fs.writeFileSync(file, JSON.stringify({ jump, hosts }));
-    return file;
-  }
+  const hostsFile = () => writeFakeLabHosts(dir);
 
   async function run(config: Record<string, string>): Promise<Record<string, pulumi.Output<unknown>>> {
     await mock();
