@@ -111,7 +111,9 @@ async function main(): Promise<void> {
     say(`pulumi ${action} -s ${STACK} (the Pulumi CLI on PATH, state in ${stateDir})`);
     withCli(action);
   } else {
-    say(`The Pulumi CLI is not on PATH: running the project through the CLI-faithful test engine (state in ${stateDir}).`);
+    say(
+      `The Pulumi CLI is not on PATH: running the project through the CLI-faithful test engine (state in ${stateDir}).`,
+    );
     await withEngine(action);
   }
   if (action === "up") await showItWorks();
