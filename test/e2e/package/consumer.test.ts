@@ -16,13 +16,13 @@ const HOSTS = ["dir2", "rs2"];
 // What a user writes: connections from the lab's hosts file (host keys, jump host), the key from secret config.
 const PROGRAM = `import * as fs from "fs";
 import * as pulumi from "@pulumi/pulumi";
-import { Director, RealServer, VirtualService } from "lvs-pulumi";
+import { ConnectionArgs, Director, RealServer, VirtualService } from "lvs-pulumi";
 
 const config = new pulumi.Config("consumer");
 const privateKey = config.requireSecret("sshPrivateKey");
 const lab = JSON.parse(fs.readFileSync(config.require("labHostsFile"), "utf8"));
 type Lab = { host: string; port: number; user: string; hostKey: string; proxy?: Lab };
-const connect = (c: Lab): object => ({
+const connect = (c: Lab): ConnectionArgs => ({
   host: c.host,
   port: c.port,
   user: c.user,

@@ -10,6 +10,7 @@ import { hostPort } from "../../../provider/schemas/ip";
 import { describeStep, PulumiStack, RunResult } from "../../harness/cli/stack";
 import { fetchThroughVip, labExec, labHosts, labStateDir, liveIpvsTable, tally } from "../../lab/lab";
 import { changeLogLength, hostSnapshot } from "../provider/fixture";
+import { LAB_STACK_CREATES, LAB_STACK_VIPS } from "../../fixtures/lab-stack";
 
 const repoRoot = path.resolve(__dirname, "../../..");
 const HOSTS = ["dir1", "dir2", "rs1", "rs2", "nrs1", "nrs2", "trs1"];
@@ -131,31 +132,8 @@ describe("the lab stack, as `pulumi preview / up / destroy -s lab` runs it", () 
     const logins = await jumpHostLogins();
     const preview = await stack.preview();
     expect(await jumpHostLogins()).toBe(logins);
-    expect(preview.steps.map(describeStep).sort()).toEqual(
-      [
-        "Director lvs-dir1",
-        "Director lvs-dir2",
-        "HAPair lvs-pair",
-        "VirtualService lvs-web-dr",
-        "VirtualService lvs-web-nat",
-        "VirtualService lvs-web-tun",
-        "VirtualService lvs-web6",
-        "RealServer lvs-web-dr-rs1",
-        "RealServer lvs-web-dr-rs2",
-        "RealServer lvs-web-nat-nrs1",
-        "RealServer lvs-web-nat-nrs2",
-        "RealServer lvs-web-tun-trs1",
-        "RealServer lvs-web6-rs1",
-      ]
-        .map((r) => `+ lvs:${r} create`)
-        .sort(),
-    );
-    expect(preview.outputs.vips).toEqual([
-      "tcp:198.51.100.46:80",
-      "tcp:198.51.100.47:80",
-      "tcp:198.51.100.48:80",
-      "tcp:[2001:db8:1::101]:80",
-    ]);
+    expect(preview.steps.map(describeStep).sort()).toEqual(LAB_STACK_CREATES);
+    expect(preview.outputs.vips).toEqual(LAB_STACK_VIPS);
 
     const run = await stack.up();
     // Steps run in parallel, so the two runs may list them in another order: the same set.

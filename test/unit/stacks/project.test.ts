@@ -7,6 +7,7 @@ import * as os from "os";
 import * as path from "path";
 import { describeStep, PulumiStack } from "../../harness/cli/stack";
 import { FAKE_KEY, writeFakeLabHosts } from "../fixtures/lab-hosts";
+import { LAB_STACK_CREATES, LAB_STACK_VIPS } from "../../fixtures/lab-stack";
 
 jest.setTimeout(180_000);
 
@@ -27,31 +28,8 @@ test("pulumi preview -s lab: the lab stack's 13 resources planned, its outputs c
       print: (line) => lines.push(line),
     });
     const preview = await stack.preview();
-    expect(preview.steps.map(describeStep).sort()).toEqual(
-      [
-        "Director lvs-dir1",
-        "Director lvs-dir2",
-        "HAPair lvs-pair",
-        "VirtualService lvs-web-dr",
-        "VirtualService lvs-web-nat",
-        "VirtualService lvs-web-tun",
-        "VirtualService lvs-web6",
-        "RealServer lvs-web-dr-rs1",
-        "RealServer lvs-web-dr-rs2",
-        "RealServer lvs-web-nat-nrs1",
-        "RealServer lvs-web-nat-nrs2",
-        "RealServer lvs-web-tun-trs1",
-        "RealServer lvs-web6-rs1",
-      ]
-        .map((r) => `+ lvs:${r} create`)
-        .sort(),
-    );
-    expect(preview.outputs.vips).toEqual([
-      "tcp:198.51.100.46:80",
-      "tcp:198.51.100.47:80",
-      "tcp:198.51.100.48:80",
-      "tcp:[2001:db8:1::101]:80",
-    ]);
+    expect(preview.steps.map(describeStep).sort()).toEqual(LAB_STACK_CREATES);
+    expect(preview.outputs.vips).toEqual(LAB_STACK_VIPS);
     expect(lines.join("\n")).not.toContain("not-a-real-key");
     expect(fs.existsSync(path.join(dir, "state.json"))).toBe(false);
   } finally {
