@@ -21,8 +21,11 @@ export interface Dialed {
   client: Client;
   /** connectionKey of this connection (with its jump chain), for messages. */
   name: string;
-  /** The TCP socket at the bottom of the chain; the pool (un)refs it so idle connections never keep Node alive. */
-  socket: net.Socket;
+  /**
+   * Whether this connection needs Node kept alive (it is in use). The TCP socket at the bottom of a chain can be shared
+   * by several connections through one jump host: it stays referenced while any of them needs it.
+   */
+  keepProcessAlive(wanted: boolean): void;
   /**
    * Why this connection is unusable (it, or a jump connection under it, errored, ended, missed
    * keepalives or was closed); undefined while it is healthy.
@@ -34,10 +37,20 @@ export interface Dialed {
   close(): void;
 }
 
-/** Dial `spec` (jump hosts first, recursively). Bad host keys and bad credentials fail at once. */
+/**
+ * Dial `spec` (jump hosts first, recursively). Bad host keys and bad credentials fail at once. A jump host is dialed
+ * once and shared by every connection through it (a bastion sees one login, not one per host behind it).
+ */
 export async function dial(spec: ConnectionSpec): Promise<Dialed> {
   const check = hostKeyCheckFor(spec); // refuses before any network traffic if nothing to verify against
-  const via = spec.proxy ? await dial(spec.proxy) : undefined;
+  const jump = spec.proxy ? useJump(spec.proxy) : undefined;
+  let via: Dialed | undefined;
+  try {
+    via = await jump?.ready;
+  } catch (err) {
+    jump?.release();
+    throw err;
+  }
   const endpoint = endpointOf(spec);
   const attempts = spec.dialErrorLimit ?? DEFAULT_DIAL_ERROR_LIMIT;
   const { backoffInitialMs, backoffMaxMs } = remoteSettings();
@@ -45,7 +58,7 @@ export async function dial(spec: ConnectionSpec): Promise<Dialed> {
     return await retry(
       (attempt) => {
         log().debug(`ssh: dialing ${connectionKey(spec)} (attempt ${attempt}/${attempts})`);
-        return dialOnce(spec, check, via);
+        return dialOnce(spec, check, via, jump?.release);
       },
       {
         attempts,
@@ -60,20 +73,73 @@ export async function dial(spec: ConnectionSpec): Promise<Dialed> {
       },
     );
   } catch (err) {
-    via?.close();
+    jump?.release();
     if (err instanceof RetriesExhausted) throw new HostUnreachableError(endpoint, err.attempts, err.lastError);
     throw err;
   }
 }
 
-async function dialOnce(spec: ConnectionSpec, check: HostKeyCheck, via: Dialed | undefined): Promise<Dialed> {
+interface SharedJump {
+  ready: Promise<Dialed>;
+  users: number;
+}
+
+/** Jump connections by connectionKey, each shared by the connections dialed through it. */
+const jumps = new Map<string, SharedJump>();
+
+/** The jump connection for `spec` (dialed on first use, again once it is down) and a release for this user. */
+function useJump(spec: ConnectionSpec): { ready: Promise<Dialed>; release: () => void } {
+  const key = connectionKey(spec);
+  let jump = jumps.get(key);
+  if (!jump) {
+    const created: SharedJump = { ready: dial(spec), users: 0 };
+    const forget = () => {
+      if (jumps.get(key) === created) jumps.delete(key);
+    };
+    created.ready.then((d) => d.onDown(forget), forget);
+    jumps.set(key, (jump = created));
+  }
+  const used = jump;
+  used.users++;
+  let released = false;
+  return {
+    ready: used.ready,
+    // The last connection through a jump host closes it.
+    release: () => {
+      if (released) return;
+      released = true;
+      if (--used.users > 0) return;
+      if (jumps.get(key) === used) jumps.delete(key);
+      used.ready.then((d) => d.close()).catch(() => undefined);
+    },
+  };
+}
+
+/** Who needs each bottom socket referenced (connections through a shared jump host share its socket). */
+const socketUsers = new WeakMap<net.Socket, Set<object>>();
+
+function keepSocketAlive(socket: net.Socket, user: object, wanted: boolean): void {
+  const users = socketUsers.get(socket) ?? new Set<object>();
+  socketUsers.set(socket, users);
+  if (wanted) users.add(user);
+  else users.delete(user);
+  if (users.size > 0) socket.ref();
+  else socket.unref();
+}
+
+async function dialOnce(
+  spec: ConnectionSpec,
+  check: HostKeyCheck,
+  via: Dialed | undefined,
+  releaseVia: (() => void) | undefined,
+): Promise<Dialed> {
   // 0 means no limit, as in @pulumi/command (and ssh2's readyTimeout).
   const timeoutMs = (spec.perDialTimeout ?? DEFAULT_PER_DIAL_TIMEOUT_SECONDS) * 1000;
   const port = portOf(spec);
   const sock: Duplex = via
     ? await withTimeout(forward(via.client, spec.host, port), timeoutMs, `forwarding to ${endpointOf(spec)}`)
     : net.connect({ host: spec.host, port });
-  const socket = via ? via.socket : (sock as net.Socket);
+  const socket = via instanceof LiveConnection ? via.socket : (sock as net.Socket);
 
   return new Promise<Dialed>((resolve, reject) => {
     const client = new Client();
@@ -98,7 +164,7 @@ async function dialOnce(spec: ConnectionSpec, check: HostKeyCheck, via: Dialed |
     });
     client.on("ready", () => {
       settled = true;
-      const link = new LiveConnection(connectionKey(spec), client, sock, socket, via);
+      const link = new LiveConnection(connectionKey(spec), client, sock, socket, via, releaseVia);
       live = link;
       // ssh2 fails pending channels only on "close", which a half-open forwarded stream (EOF
       // only) or a dead TCP path may never emit: treat "end" as fatal too.
@@ -150,8 +216,8 @@ function connectConfig(spec: ConnectionSpec, sock: Duplex, timeoutMs: number, ve
   return config;
 }
 
-// One established connection. The jump connection under it (if any) exists only for it: when
-// either goes down or is closed, both are closed, so no half of a chain outlives the other.
+// One established connection. When the jump connection under it (if any) goes down, so does this one; when this
+// one is closed or goes down, it lets go of the jump connection, which closes once no connection uses it.
 class LiveConnection implements Dialed {
   private reason: ConnectionLostError | undefined;
   private readonly listeners = new Set<(reason: ConnectionLostError) => void>();
@@ -161,9 +227,14 @@ class LiveConnection implements Dialed {
     readonly client: Client,
     private readonly sock: Duplex,
     readonly socket: net.Socket,
-    private readonly via: Dialed | undefined,
+    via: Dialed | undefined,
+    private readonly releaseVia: (() => void) | undefined,
   ) {
     via?.onDown((r) => this.fail(`jump host ${r.host}: ${r.reason}`));
+  }
+
+  keepProcessAlive(wanted: boolean): void {
+    keepSocketAlive(this.socket, this, wanted && !this.reason);
   }
 
   downReason(): ConnectionLostError | undefined {
@@ -185,7 +256,7 @@ class LiveConnection implements Dialed {
     this.client.end();
     const force = setTimeout(() => this.destroy(), 1000);
     force.unref();
-    this.via?.close();
+    this.releaseVia?.();
   }
 
   /** Broken: tear down at once, the peer is not listening anyway. */
@@ -193,13 +264,14 @@ class LiveConnection implements Dialed {
     if (this.markDown(reason)) return;
     log().debug(`ssh: ${this.name}: connection down (${reason})`);
     this.destroy();
-    this.via?.close();
+    this.releaseVia?.();
   }
 
   // Returns true if the connection was already down.
   private markDown(reason: string): boolean {
     if (this.reason) return true;
     this.reason = new ConnectionLostError(this.name, reason);
+    keepSocketAlive(this.socket, this, false);
     const listeners = [...this.listeners];
     this.listeners.clear();
     for (const listener of listeners) listener(this.reason);

@@ -2,7 +2,8 @@
 // State is module-level on purpose: Pulumi serializes provider functions by value, and closures
 // would each get their own copy; a module loaded via require is shared through the module cache.
 //
-// Lifetimes: a pooled connection owns its jump connections (dial.ts closes them together). It
+// Lifetimes: a pooled connection holds its jump connection, shared with the others behind the same jump host
+// (dial.ts closes a jump connection when its last user is gone). It
 // leaves the pool the moment it goes down (error, EOF, close, missed keepalives), which also fails
 // every channel open and command in flight on it; it is closed by the idle timer only when no
 // operation and no channel (lock channels included) uses it.
@@ -103,7 +104,7 @@ function entryFor(spec: ConnectionSpec): Entry {
           log().debug(`ssh: ${key}: ${reason.reason}`);
           evict(entry);
         });
-        if (entry.active === 0) dialed.socket.unref();
+        dialed.keepProcessAlive(entry.active > 0);
         log().debug(`ssh: connected ${key}`);
         return dialed;
       },
@@ -122,7 +123,7 @@ function acquire(entry: Entry): void {
   entry.active++;
   clearTimeout(entry.idleTimer);
   entry.idleTimer = undefined;
-  entry.dialed?.socket.ref();
+  entry.dialed?.keepProcessAlive(true);
 }
 
 function release(entry: Entry): void {
@@ -144,7 +145,7 @@ function maybeIdle(entry: Entry): void {
   if (entry.active > 0 || entry.channels > 0) return;
   // Idle: unref the socket and close after a while to free the server. (ssh2's keepalive timer
   // is not unref'd, so an idle connection can delay Node's exit by up to idleTimeoutMs.)
-  entry.dialed?.socket.unref();
+  entry.dialed?.keepProcessAlive(false);
   if (entry.retired) return drop(entry);
   if (entries.get(entry.key) !== entry) return;
   clearTimeout(entry.idleTimer);
@@ -160,7 +161,7 @@ function retire(entry: Entry): void {
   entry.retired = true;
 }
 
-// Close the connection and its jump connections together.
+// Close the connection (and its jump connection, if no other connection uses it).
 function drop(entry: Entry): void {
   evict(entry);
   entry.ready.then((d) => d.close()).catch(() => {});

@@ -206,6 +206,23 @@ test("jump host: target reached over forwardOut", async () => {
   expect(pooledConnections()).toEqual([`tester@127.0.0.1:${target.port} via hop@127.0.0.1:${jump.port}`]);
 });
 
+test("hosts behind one jump host share one jump connection, closed once the last of them is", async () => {
+  const proxy = { host: "127.0.0.1", port: jump.port, user: "hop", password: PASSWORD, hostKey: jump.fingerprint };
+  // Two users on the target stand for two hosts behind the bastion: two pooled connections.
+  await Promise.all([exec(spec({ user: "a", proxy }), "true"), exec(spec({ user: "b", proxy }), "true")]);
+  expect(pooledConnections()).toHaveLength(2);
+  expect(target.connections).toBe(2);
+  expect(jump.connections).toBe(1);
+  expect(jump.forwards).toBe(2);
+  closeAll();
+  const deadline = Date.now() + 5000;
+  while (jump.open > 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+  expect(jump.open).toBe(0);
+  // The next connection through it dials the jump host afresh.
+  await exec(spec({ user: "a", proxy }), "true");
+  expect(jump.connections).toBe(2);
+});
+
 test("nested jump hosts work recursively", async () => {
   const hop = (port: number, fingerprint: string, proxy?: ConnectionSpec): ConnectionSpec => ({
     host: "127.0.0.1",
