@@ -61,6 +61,7 @@ export function renderKeepalivedConf(pairId: string, inputs: HaPairInputs, role:
     `    advert_int ${inputs.advertIntervalSeconds}`,
     ...(family === "inet6" ? ["    version 3"] : []),
     ...(inputs.preempt ? [] : ["    nopreempt"]),
+    ...unicast(inputs, role, family),
     "    virtual_ipaddress {",
     ...inputs.vips
       .filter((vip) => ipFamily(vip.address) === family)
@@ -70,6 +71,14 @@ export function renderKeepalivedConf(pairId: string, inputs: HaPairInputs, role:
     "",
   ]);
   return `${header()}${pairMarker(pairId)}\n${[...globals, ...group, ...blocks].join("\n")}`;
+}
+
+/** Unicast adverts to the peer only, and adverts from anyone but the peer ignored (`check_unicast_src`). */
+function unicast(inputs: HaPairInputs, role: PairRole, family: "inet" | "inet6"): string[] {
+  const own = inputs[role].addresses?.find((address) => ipFamily(address) === family);
+  const peer = inputs[role === "primary" ? "backup" : "primary"].addresses?.find((a) => ipFamily(a) === family);
+  if (!own || !peer) return [];
+  return [`    unicast_src_ip ${own}`, "    unicast_peer {", `        ${peer}`, "    }", "    check_unicast_src"];
 }
 
 export function instanceName(virtualRouterId: number, family: "inet" | "inet6"): string {

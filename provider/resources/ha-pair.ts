@@ -8,6 +8,8 @@ export interface HAPairMemberArgs {
   interface: pulumi.Input<string>;
   /** VRRP priority: primary 150, backup 100 by default. */
   priority?: pulumi.Input<number>;
+  /** Unicast VRRP (multicast filtered): the member's own address on its VRRP interface, one per VIP family. */
+  addresses?: pulumi.Input<pulumi.Input<string>[]>;
 }
 
 /** A VIP, or an address on another interface than the VRRP one. */

@@ -1,13 +1,20 @@
 import { z } from "zod";
 import { connectionSchema } from "./connection";
 import { interfaceNameField, intInRange, ipAddressField } from "./fields";
-import { canonicalIp } from "./ip";
+import { canonicalIp, ipFamily } from "./ip";
 
 /** A member's own settings; the connection comes apart (a resource input, a director's name in stack config). */
 export function haPairMemberFields(defaultPriority: number) {
   return {
     interface: interfaceNameField().describe("the interface VRRP adverts go out on (and VIPs land on by default)"),
     priority: intInRange(1, 254).default(defaultPriority).describe("VRRP priority; the higher one is master"),
+    addresses: z
+      .array(ipAddressField())
+      .min(1)
+      .optional()
+      .describe(
+        "unicast VRRP (where multicast is filtered): the member's own address on its VRRP interface, one per address family of the VIPs; set on both members",
+      ),
   };
 }
 
@@ -34,10 +41,10 @@ export function haPairInputsSchema() {
     z
       .object({
         primary: memberSchema(150).describe(
-          "`{connection, interface, priority}`: the director that is master while it is up (priority default 150)",
+          "`{connection, interface, priority, addresses}`: the director that is master while it is up (priority default 150); `addresses` for unicast VRRP",
         ),
         backup: memberSchema(100).describe(
-          "`{connection, interface, priority}`: the director that takes over the VIPs (priority default 100)",
+          "`{connection, interface, priority, addresses}`: the director that takes over the VIPs (priority default 100)",
         ),
         virtualRouterId: intInRange(1, 255).describe("VRRP virtual router id, unique on the segment"),
         vips: z
@@ -77,8 +84,8 @@ export type HaPairInputs = z.output<ReturnType<typeof haPairInputsSchema>>;
 export type HaPairMember = HaPairInputs["primary"];
 
 interface PairFields {
-  primary: { connection: { host: string }; priority: number };
-  backup: { connection: { host: string }; priority: number };
+  primary: { connection: { host: string }; priority: number; addresses?: string[] };
+  backup: { connection: { host: string }; priority: number; addresses?: string[] };
   vips: { address: string }[];
 }
 
@@ -90,10 +97,36 @@ function checkHaPair(value: PairFields, ctx: z.core.$RefinementCtx): void {
   if (value.primary.priority <= value.backup.priority) {
     issue(["backup", "priority"], `must be below the primary's priority (${value.primary.priority})`);
   }
+  checkUnicast(value, issue);
   const seen = new Set<string>();
   value.vips.forEach((vip, index) => {
     const address = canonicalIp(vip.address);
     if (seen.has(address)) issue(["vips", index, "address"], "is listed twice");
     seen.add(address);
   });
+}
+
+/** Unicast VRRP needs both members' addresses, exactly one per family the VIPs use (one VRRP instance per family). */
+function checkUnicast(value: PairFields, issue: (path: PropertyKey[], message: string) => void): void {
+  const { primary, backup } = value;
+  if (!primary.addresses && !backup.addresses) return;
+  const families = [...new Set(value.vips.map((vip) => ipFamily(vip.address)))];
+  for (const role of ["primary", "backup"] as const) {
+    const addresses = value[role].addresses;
+    if (!addresses) {
+      issue([role, "addresses"], "is required: the other member has addresses (unicast VRRP needs both)");
+      continue;
+    }
+    for (const family of families) {
+      const count = addresses.filter((address) => ipFamily(address) === family).length;
+      if (count !== 1) {
+        issue(
+          [role, "addresses"],
+          `must hold exactly one ${family === "inet" ? "IPv4" : "IPv6"} address ` +
+            "(the VIPs have that family), found " +
+            count,
+        );
+      }
+    }
+  }
 }

@@ -61,4 +61,28 @@ vrrp_instance LVS_PULUMI_51_V4 {
     const off = renderKeepalivedConf("p", pairInputs({ connectionSync: { enabled: false } }), "primary");
     expect(off).not.toContain("global_defs");
   });
+
+  it("unicast: adverts go to the peer's address of the instance's family, and only the peer's are heard", () => {
+    const inputs = pairInputs({
+      vips: ["198.51.100.46", "2001:db8:1::104"],
+      primary: {
+        connection: { host: "10.0.0.1", insecureSkipHostKeyCheck: true },
+        interface: "eth0",
+        addresses: ["198.51.100.11", "2001:db8:1::11"],
+      },
+      backup: {
+        connection: { host: "10.0.0.2", insecureSkipHostKeyCheck: true },
+        interface: "eth0",
+        addresses: ["2001:db8:1::12", "198.51.100.12"],
+      },
+    });
+    const backup = renderKeepalivedConf("p", inputs, "backup");
+    expect(backup).toContain(
+      "    unicast_src_ip 198.51.100.12\n    unicast_peer {\n        198.51.100.11\n    }\n    check_unicast_src\n",
+    );
+    expect(backup).toContain(
+      "    unicast_src_ip 2001:db8:1::12\n    unicast_peer {\n        2001:db8:1::11\n    }\n    check_unicast_src\n",
+    );
+    expect(renderKeepalivedConf("p", pairInputs(), "primary")).not.toContain("unicast");
+  });
 });

@@ -42,4 +42,24 @@ describe("HA pair inputs", () => {
     expect(reasons({ ...valid, vips: ["198.51.100.46", "198.51.100.046"] })).toHaveLength(1);
     expect(reasons({ ...valid, vips: [] })).toEqual(["vips: [] must list at least one address"]);
   });
+
+  it("unicast VRRP: both members give their addresses, one per family of the VIPs", () => {
+    const unicast = (primary?: string[], backup?: string[], vips = ["198.51.100.46", "2001:db8:1::104"]) =>
+      reasons({
+        ...valid,
+        vips,
+        primary: { ...valid.primary, addresses: primary },
+        backup: { ...valid.backup, addresses: backup },
+      });
+    expect(unicast(["198.51.100.11", "2001:db8:1::11"], ["198.51.100.12", "2001:db8:1::12"])).toEqual([]);
+    expect(unicast(["198.51.100.11"], undefined, ["198.51.100.46"])).toEqual([
+      "backup.addresses: is required: the other member has addresses (unicast VRRP needs both)",
+    ]);
+    expect(unicast(["198.51.100.11"], ["198.51.100.12", "2001:db8:1::12"])).toEqual([
+      'primary.addresses: ["198.51.100.11"] must hold exactly one IPv6 address (the VIPs have that family), found 0',
+    ]);
+    expect(unicast(["198.51.100.11", "198.51.100.13"], ["198.51.100.12"], ["198.51.100.46"])[0]).toMatch(
+      /^primary.addresses: .* must hold exactly one IPv4 address .*found 2$/,
+    );
+  });
 });

@@ -1,0 +1,97 @@
+// An HA pair where VRRP multicast does not get through (as in clouds and routed networks): with multicast adverts
+// dropped on both directors, a multicast pair ends in split brain and its apply fails; with the members' addresses
+// given, VRRP goes unicast and the pair elects one master, fails over and takes the VIP back.
+import { fetchThroughVip, labExec, labTopology, tally, waitFor } from "../../lab/lab";
+import { connectionTo, Declared, hostSnapshot, LabStack } from "./fixture";
+
+const HOSTS = ["dir1", "dir2", "rs1"];
+const DIRECTORS = ["dir1", "dir2"];
+// Drops VRRP's multicast adverts (224.0.0.18, ff02::12) arriving at the host; unicast adverts still pass.
+const BLOCK = "lvs_test_no_vrrp_multicast";
+
+describe("HA pair over unicast VRRP", () => {
+  let stack: LabStack;
+  const vip = labTopology().freeVips.ipv4[9];
+  const dir1 = connectionTo("dir1");
+  const dir2 = connectionTo("dir2");
+  const directors = [dir1, dir2];
+  const web = { protocol: "tcp", address: vip, port: 80 };
+  const before: Record<string, string> = {};
+
+  const declare = (unicast: boolean): Declared[] => [
+    { name: "dir1", kind: "director", inputs: { connection: dir1 } },
+    { name: "dir2", kind: "director", inputs: { connection: dir2 } },
+    { name: "u-web", kind: "virtualService", inputs: { directors, ...web, scheduler: "rr", bindVip: false } },
+    {
+      name: "u-web-rs1",
+      kind: "realServer",
+      inputs: { directors, service: web, address: "198.51.100.21", host: connectionTo("rs1") },
+    },
+    {
+      name: "u-pair",
+      kind: "haPair",
+      inputs: {
+        primary: { connection: dir1, interface: "eth0", ...(unicast ? { addresses: ["198.51.100.11"] } : {}) },
+        backup: { connection: dir2, interface: "eth0", ...(unicast ? { addresses: ["198.51.100.12"] } : {}) },
+        virtualRouterId: 61,
+        vips: [vip],
+      },
+    },
+  ];
+  const holds = async (host: string) => (await labExec(host, "ip -o addr show dev eth0")).includes(` ${vip}/`);
+  const holders = async () =>
+    (await Promise.all(DIRECTORS.map(holds))).flatMap((held, i) => (held ? [DIRECTORS[i]] : []));
+
+  beforeAll(async () => {
+    for (const h of HOSTS) before[h] = await hostSnapshot(h);
+    for (const d of DIRECTORS) {
+      await labExec(
+        d,
+        `nft add table inet ${BLOCK}
+         nft 'add chain inet ${BLOCK} in { type filter hook input priority -10; }'
+         nft add rule inet ${BLOCK} in ip daddr 224.0.0.18 drop
+         nft add rule inet ${BLOCK} in ip6 daddr ff02::12 drop`,
+      );
+    }
+    stack = await LabStack.start();
+  });
+  afterAll(async () => {
+    await stack?.destroy().catch(() => undefined);
+    await stack?.stop();
+    for (const d of DIRECTORS) await labExec(d, `nft delete table inet ${BLOCK} 2>/dev/null || true`);
+  });
+
+  test("multicast VRRP with its adverts dropped: both directors claim the VIP and the apply says so", async () => {
+    const failed = await stack.deploy(declare(false)).catch((error: Error) => error);
+    expect(failed).toBeInstanceOf(Error);
+    expect((failed as Error).message).toMatch(/both directors hold .*VRRP adverts/);
+    await stack.destroy();
+    expect(await holders()).toEqual([]);
+  }, 600_000);
+
+  test("unicast: one master, traffic; the master's keepalived stops, the backup serves; it returns, it takes the VIP back", async () => {
+    await stack.deploy(declare(true));
+    expect(await holders()).toEqual(["dir1"]);
+    // keepalived itself accepts the rendered configuration.
+    for (const d of DIRECTORS) await labExec(d, "keepalived -t -f /etc/keepalived/keepalived.conf");
+    expect(tally(await fetchThroughVip(vip, 80, 4))).toEqual({ rs1: 4 });
+
+    await labExec("dir1", "systemctl stop keepalived");
+    const failover = await waitFor("dir2 alone holds the VIP", async () => (await holders()).join() === "dir2", 30_000);
+    expect(tally(await fetchThroughVip(vip, 80, 4))).toEqual({ rs1: 4 });
+
+    await labExec("dir1", "systemctl start keepalived");
+    const back = await waitFor(
+      "dir1 alone holds the VIP again",
+      async () => (await holders()).join() === "dir1",
+      30_000,
+    );
+    expect(tally(await fetchThroughVip(vip, 80, 4))).toEqual({ rs1: 4 });
+    console.log(`unicast VRRP: failover in ${failover} ms, back to the primary in ${back} ms (polled every 0.5 s)`);
+  }, 900_000);
+
+  test("destroy leaves every host as it was", async () => {
+    await stack.destroy();
+    for (const h of HOSTS) expect({ host: h, state: await hostSnapshot(h) }).toEqual({ host: h, state: before[h] });
+  }, 600_000);
+});
