@@ -19,13 +19,16 @@ export interface Scenario {
   realServers: [RealServerSpec, RealServerSpec];
   /** Hosts whose state must be back to the start after destroy. */
   hosts: string[];
+  /** How the provider reaches a lab host; default: root with the lab key (connectionTo). */
+  connect?: (host: string) => PropertyMap;
 }
 
 export function describeScenario(s: Scenario): void {
   describe(`${s.name} through the SDK's provider host`, () => {
     let stack: LabStack;
     const before: Record<string, string> = {};
-    const dir1 = connectionTo("dir1");
+    const connect = s.connect ?? connectionTo;
+    const dir1 = connect("dir1");
     const service = { protocol: "tcp", address: s.vip, port: 80 };
     const [a, b] = s.realServers;
     const realServerUrn = (spec: RealServerSpec) => urnOf(`${s.name}-${spec.host}`, "realServer");
@@ -42,7 +45,7 @@ export function describeScenario(s: Scenario): void {
           address: rs.address,
           weight: weights[i],
           forwarding: s.forwarding,
-          host: connectionTo(rs.host),
+          host: connect(rs.host),
           ...rs.extra,
         },
       })),

@@ -1,0 +1,52 @@
+// Real hosts are rarely reached as root: the DR scenario as a non-root user with passwordless sudo, authenticated
+// only by an ssh-agent (on the jump host too). The agent is ours: started here, stopped by its PID.
+import { execFileSync } from "child_process";
+import * as fs from "fs";
+import * as os from "os";
+import * as path from "path";
+import { labExec, labHosts, labTopology } from "../../lab/lab";
+import { sudoAgentConnectionTo } from "./fixture";
+import { describeScenario } from "./scenario";
+
+const agentDir = fs.mkdtempSync(path.join(os.tmpdir(), "lvs-agent-"));
+const socket = path.join(agentDir, "agent.sock");
+let agentPid: number | undefined;
+
+beforeAll(() => {
+  const out = execFileSync("ssh-agent", ["-s", "-a", socket], { encoding: "utf8" });
+  agentPid = Number(/SSH_AGENT_PID=(\d+)/.exec(out)?.[1]);
+  execFileSync("ssh-add", ["-q", labHosts().sudoUser.privateKeyPath], {
+    env: { ...process.env, SSH_AUTH_SOCK: socket },
+    stdio: "ignore",
+  });
+});
+
+afterAll(() => {
+  if (agentPid) process.kill(agentPid, "SIGTERM");
+  fs.rmSync(agentDir, { recursive: true, force: true });
+});
+
+describeScenario({
+  name: "sudo-dr",
+  vip: labTopology().freeVips.ipv4[0],
+  forwarding: "dr",
+  realServers: [
+    { host: "rs1", address: "198.51.100.21" },
+    { host: "rs2", address: "198.51.100.22" },
+  ],
+  hosts: ["dir1", "rs1", "rs2"],
+  connect: (host) => sudoAgentConnectionTo(host, socket),
+});
+
+test("the changes were made as the non-root user through sudo, not by a root login", async () => {
+  const user = labHosts().sudoUser.user;
+  for (const host of ["dir1", "rs1"]) {
+    const sudoLog = await labExec(host, "journalctl -q --no-pager _COMM=sudo");
+    expect(sudoLog).toMatch(new RegExp(`${user} : .*USER=root ; COMMAND=/usr/bin/sh -c sh`));
+    const logins = await labExec(
+      host,
+      "journalctl -q --no-pager _COMM=sshd-session _COMM=sshd | grep Accepted || true",
+    );
+    expect(logins).not.toMatch(/Accepted publickey for root/);
+  }
+});
