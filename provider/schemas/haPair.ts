@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { connectionSchema } from "./connection";
-import { interfaceNameField, intInRange, ipAddressField } from "./fields";
+import { endpointAddressField, interfaceNameField, intInRange } from "./fields";
 import { canonicalIp } from "./ip";
 
 /** A member's own settings; the connection comes apart (a resource input, a director's name in stack config). */
@@ -23,7 +23,7 @@ export function floatingAddressSchema() {
   return z.preprocess(
     (value) => (typeof value === "string" ? { address: value } : value),
     z.object({
-      address: ipAddressField(),
+      address: endpointAddressField(),
       interface: interfaceNameField().optional(),
     }),
   );
