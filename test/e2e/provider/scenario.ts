@@ -1,7 +1,7 @@
 // One forwarding mode end to end, as the provider core's acceptance asks: create -> traffic in the proportions the
 // scheduler and weights say -> empty diff -> weight update in place, traffic follows -> identity change replaces ->
 // a hand-edited weight shows in read() -> destroy leaves every host as it was.
-import { fetchThroughVip, labExec, tally } from "../../lab/lab";
+import { fetchThroughVip, labExec, labTopology, tally } from "../../lab/lab";
 import { PropertyMap } from "../../harness/provider-host";
 import { changeLogLength, connectionTo, Declared, hostSnapshot, LabStack, urnOf } from "./fixture";
 
@@ -21,6 +21,20 @@ export interface Scenario {
   hosts: string[];
   /** How the provider reaches a lab host; default: root with the lab key (connectionTo). */
   connect?: (host: string) => PropertyMap;
+}
+
+/** DR through dir1 to the lab's DR real servers. */
+export function drScenario(name: string): Scenario {
+  return {
+    name,
+    vip: labTopology().freeVips.ipv4[0],
+    forwarding: "dr",
+    realServers: [
+      { host: "rs1", address: "198.51.100.21" },
+      { host: "rs2", address: "198.51.100.22" },
+    ],
+    hosts: ["dir1", "rs1", "rs2"],
+  };
 }
 
 export function describeScenario(s: Scenario): void {

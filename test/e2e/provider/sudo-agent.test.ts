@@ -4,9 +4,9 @@ import { execFileSync } from "child_process";
 import * as fs from "fs";
 import * as os from "os";
 import * as path from "path";
-import { labExec, labHosts, labTopology } from "../../lab/lab";
+import { labExec, labHosts } from "../../lab/lab";
 import { sudoAgentConnectionTo } from "./fixture";
-import { describeScenario } from "./scenario";
+import { describeScenario, drScenario } from "./scenario";
 
 const agentDir = fs.mkdtempSync(path.join(os.tmpdir(), "lvs-agent-"));
 const socket = path.join(agentDir, "agent.sock");
@@ -26,17 +26,7 @@ afterAll(() => {
   fs.rmSync(agentDir, { recursive: true, force: true });
 });
 
-describeScenario({
-  name: "sudo-dr",
-  vip: labTopology().freeVips.ipv4[0],
-  forwarding: "dr",
-  realServers: [
-    { host: "rs1", address: "198.51.100.21" },
-    { host: "rs2", address: "198.51.100.22" },
-  ],
-  hosts: ["dir1", "rs1", "rs2"],
-  connect: (host) => sudoAgentConnectionTo(host, socket),
-});
+describeScenario({ ...drScenario("sudo-dr"), connect: (host) => sudoAgentConnectionTo(host, socket) });
 
 test("the provider logged in as the non-root user and changed the hosts through sudo", async () => {
   const user = labHosts().sudoUser.user;
