@@ -29,18 +29,22 @@ describe("HA pair safety", () => {
   ];
   const holds = async (host: string) => (await labExec(host, "ip -o addr show dev eth0")).includes(` ${vip}/`);
   const STOP = "/run/lvs-test-sampler-stop";
-  /** Samples both directors' eth0 from the VM until STOP exists: "<samples> <samples with two holders>". */
-  const sampleHolders = () =>
-    labExec(
+  /** Samples both directors' eth0 from the VM until STOP exists: counts of samples, and of each holder pattern. */
+  const sampleHolders = async () => {
+    const out = await labExec(
       "lab-vm",
-      `rm -f ${STOP}; n=0; both=0
+      `rm -f ${STOP}; n=0; dir1=0; dir2=0; both=0
        while [ ! -e ${STOP} ]; do
          a=$(ip -n dir1 -o addr show dev eth0 | grep -c ' ${vip}/' || true)
          b=$(ip -n dir2 -o addr show dev eth0 | grep -c ' ${vip}/' || true)
-         n=$((n + 1)); [ "$a" = 1 ] && [ "$b" = 1 ] && both=$((both + 1)); sleep 0.2
-       done; rm -f ${STOP}; echo "$n $both"`,
+         n=$((n + 1)); [ "$a$b" = 10 ] && dir1=$((dir1 + 1)); [ "$a$b" = 01 ] && dir2=$((dir2 + 1))
+         [ "$a$b" = 11 ] && both=$((both + 1)); sleep 0.2
+       done; rm -f ${STOP}; echo "$n $dir1 $dir2 $both"`,
       600_000,
     );
+    const [samples, dir1Only, dir2Only, both] = out.trim().split(" ").map(Number);
+    return { samples, dir1Only, dir2Only, both };
+  };
 
   beforeAll(async () => {
     stack = await LabStack.start();
@@ -60,11 +64,12 @@ describe("HA pair safety", () => {
     const failure = await stack.deploy(declare(52)).catch((e: Error) => e);
     await new Promise((resolve) => setTimeout(resolve, 8000)); // past VRRP's master-down interval (3 adverts)
     await labExec("lab-vm", `touch ${STOP}`);
-    const [samples, both] = (await sampler).trim().split(" ").map(Number);
-    process.stdout.write(`ha-update (backup fails): ${samples} samples, ${both} with two VIP holders\n`);
+    const seen = await sampler;
+    process.stdout.write(`ha-update (backup fails): VIP holders sampled ${JSON.stringify(seen)}\n`);
     expect(failure).toBeInstanceOf(Error);
-    expect(samples).toBeGreaterThan(20);
-    expect(both).toBe(0);
+    expect((failure as Error).message).toMatch(/configuring the backup 198\.51\.100\.12 failed: .*Done before it: /);
+    expect(seen.dir1Only).toBeGreaterThan(20); // the sampler does see a holder
+    expect(seen.both).toBe(0);
     expect([await holds("dir1"), await holds("dir2")]).toEqual([true, false]);
 
     await labExec("dir2", `rm -rf ${blocker}`);
