@@ -65,7 +65,11 @@ describe("HA pair safety", () => {
     await new Promise((resolve) => setTimeout(resolve, 8000)); // past VRRP's master-down interval (3 adverts)
     await labExec("lab-vm", `touch ${STOP}`);
     const seen = await sampler;
-    process.stdout.write(`ha-update (backup fails): VIP holders sampled ${JSON.stringify(seen)}\n`);
+    const keepalived = await labExec("dir1", "journalctl -q --no-pager -u keepalived -n 25 -o cat");
+    process.stdout.write(
+      `ha-update (backup fails): VIP holders sampled ${JSON.stringify(seen)}\nerror: ${String(failure)}\n` +
+        `dir1 keepalived:\n${keepalived}\n`,
+    );
     expect(failure).toBeInstanceOf(Error);
     expect((failure as Error).message).toMatch(/configuring the backup 198\.51\.100\.12 failed: .*Done before it: /);
     expect(seen.dir1Only).toBeGreaterThan(20); // the sampler does see a holder
