@@ -8,7 +8,9 @@ describe("HA pair safety", () => {
   const vip = labTopology().freeVips.ipv4[9];
   const dir1 = connectionTo("dir1");
   const dir2 = connectionTo("dir2");
-  const declare = (virtualRouterId: number): Declared[] => [
+  // advert_int must match between peers (VRRPv2 drops a mismatched advert): changing it is an in-place update that
+  // breaks peering until both members have it.
+  const declare = (advertIntervalSeconds: number): Declared[] => [
     { name: "dir1", kind: "director", inputs: { connection: dir1 } },
     { name: "dir2", kind: "director", inputs: { connection: dir2 } },
     {
@@ -17,7 +19,8 @@ describe("HA pair safety", () => {
       inputs: {
         primary: { connection: dir1, interface: "eth0" },
         backup: { connection: dir2, interface: "eth0" },
-        virtualRouterId,
+        virtualRouterId: 53,
+        advertIntervalSeconds,
         vips: [vip],
       },
     },
@@ -48,7 +51,7 @@ describe("HA pair safety", () => {
 
   beforeAll(async () => {
     stack = await LabStack.start();
-    await stack.deploy(declare(51));
+    await stack.deploy(declare(1));
     expect([await holds("dir1"), await holds("dir2")]).toEqual([true, false]);
   }, 900_000);
   afterAll(async () => {
@@ -56,12 +59,12 @@ describe("HA pair safety", () => {
     await stack?.stop();
   }, 600_000);
 
-  test("a change that breaks peering (new virtual router id) fails on the backup: never two holders", async () => {
+  test("an update that breaks peering (advert interval) fails on the backup: never two holders", async () => {
     // The backup's config write fails half-way (a folder where its temp file goes), after the checks passed.
     const blocker = "/etc/keepalived/keepalived.conf.lvs-pulumi-tmp";
     await labExec("dir2", `mkdir -p ${blocker}/in-the-way`);
     const sampler = sampleHolders();
-    const failure = await stack.deploy(declare(52)).catch((e: Error) => e);
+    const failure = await stack.deploy(declare(2)).catch((e: Error) => e);
     await new Promise((resolve) => setTimeout(resolve, 8000)); // past VRRP's master-down interval (3 adverts)
     await labExec("lab-vm", `touch ${STOP}`);
     const seen = await sampler;
@@ -77,7 +80,7 @@ describe("HA pair safety", () => {
     expect(seen.both).toBe(0);
     expect([await holds("dir1"), await holds("dir2")]).toEqual([true, false]);
 
-    const summary = await stack.deploy(declare(52));
+    const summary = await stack.deploy(declare(2));
     expect(summary.updated.map((urn) => urn.split("::").pop())).toEqual(["safe-pair"]);
     expect((await labExec("dir2", "systemctl is-active keepalived")).trim()).toBe("active");
     expect([await holds("dir1"), await holds("dir2")]).toEqual([true, false]);
