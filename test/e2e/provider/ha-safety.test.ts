@@ -75,7 +75,9 @@ describe("HA pair safety", () => {
         `dir1 keepalived:\n${keepalived}\n`,
     );
     expect(failure).toBeInstanceOf(Error);
-    expect((failure as Error).message).toMatch(/configuring the backup 198\.51\.100\.12 failed: .*Done before it: /);
+    expect((failure as Error).message).toMatch(
+      /configuring the backup 198\.51\.100\.12 failed: [\s\S]*Done before it: stopped keepalived on the backup/,
+    );
     expect(seen.dir1Only).toBeGreaterThan(20); // the sampler does see a holder
     expect(seen.both).toBe(0);
     expect([await holds("dir1"), await holds("dir2")]).toEqual([true, false]);
