@@ -3,6 +3,7 @@ import { fileFact, unitEnabledFact } from "../facts/files";
 import { interfaceAddressesFact } from "../facts/interfaceAddresses";
 import { programPresentFact, unitActiveFact } from "../facts/services";
 import { installPackage } from "../plan/packages";
+import { command } from "../plan/shell";
 import {
   expectedKeepalived,
   haPairId,
@@ -45,7 +46,12 @@ async function readKeepalived(session: HostSession) {
 
 /**
  * Both members are checked before either is touched (a foreign keepalived.conf stops the pair, not half of it).
- * The primary goes first: it starts as master, and the backup, started next, hears it and never takes the VIPs.
+ * The member holding the VIPs is configured first (a reload keeps them where they are); the other member, when it
+ * runs and its configuration changes, is stopped before anything changes: two members running configurations that
+ * do not match (another virtual router id, another advert interval) each become master and both take the VIPs.
+ * Then the holder is checked to hold them alone, and the other member configured and started. On a first apply
+ * (nobody holds them) the primary goes first: it starts as master, the backup hears it and never takes the VIPs.
+ * A failed step names what was done before it, so the pair's state is known.
  */
 export async function applyHaPair(inputs: HaPairInputs): Promise<HaPairState> {
   const id = haPairId(inputs);
@@ -59,41 +65,82 @@ export async function applyHaPair(inputs: HaPairInputs): Promise<HaPairState> {
       }
     });
   }
-  for (const role of ROLES) {
-    await withHost(inputs[role].connection, async (session) => {
-      let live = await readKeepalived(session);
-      if (!live.installed) {
-        await session.apply([installPackage("keepalived")]);
-        live = await readKeepalived(session);
-      }
-      await session.apply(planKeepalived(id, renderKeepalivedConf(id, inputs, role), live));
-    });
+  const holders = await vipHolders(inputs);
+  const holder = holders.length === 1 ? ROLES.find((role) => inputs[role].connection.host === holders[0]) : undefined;
+  const order: PairRole[] = holder === "backup" ? ["backup", "primary"] : ["primary", "backup"];
+  const member = (role: PairRole) => `the ${role} ${inputs[role].connection.host}`;
+  const done: string[] = [];
+  const step = async (what: string, action: () => Promise<string | undefined>) => {
+    try {
+      const result = await action();
+      if (result !== undefined) done.push(result);
+    } catch (error) {
+      const before = done.length > 0 ? done.join("; ") : "nothing";
+      throw new Error(`HA pair ${id}: ${what} failed: ${(error as Error).message}. Done before it: ${before}`);
+    }
+  };
+
+  if (holder !== undefined) {
+    const other = order[1];
+    await step(`stopping keepalived on ${member(other)}`, () =>
+      withHost(inputs[other].connection, async (session) => {
+        const live = await readKeepalived(session);
+        if (!live.active || live.conf === renderKeepalivedConf(id, inputs, other)) return undefined;
+        await session.apply([command("systemctl", "stop", KEEPALIVED_UNIT_NAME)]);
+        return `stopped keepalived on ${member(other)} (it held no VIP) for the change`;
+      }),
+    );
   }
-  return awaitOneMaster(inputs);
+  for (const role of order) {
+    await step(`configuring ${member(role)}`, async () => {
+      await withHost(inputs[role].connection, async (session) => {
+        let live = await readKeepalived(session);
+        if (!live.installed) {
+          await session.apply([installPackage("keepalived")]);
+          live = await readKeepalived(session);
+        }
+        await session.apply(planKeepalived(id, renderKeepalivedConf(id, inputs, role), live));
+      });
+      return `configured ${member(role)}`;
+    });
+    if (role === holder) {
+      await step(`checking that ${member(role)} still holds the VIPs alone`, async () => {
+        await awaitOneMaster(inputs, inputs[role].connection.host);
+        return `${member(role)} holds the VIPs alone`;
+      });
+    }
+  }
+  return awaitOneMaster(inputs, inputs.preempt ? inputs.primary.connection.host : undefined);
 }
 
 /**
- * After a change VRRP elects within a few adverts. The good end is one holder: the primary when it preempts, either
- * member otherwise. None means keepalived is not running; both means the members do not hear each other.
+ * After a change VRRP elects within a few adverts. The good end is one holder: `expected` when given, either member
+ * otherwise. None means keepalived is not running; both means the members do not hear each other.
  */
-async function awaitOneMaster(inputs: HaPairInputs): Promise<HaPairState> {
+async function awaitOneMaster(inputs: HaPairInputs, expected: string | undefined): Promise<HaPairState> {
   const started = Date.now();
-  const deadline = started + (4 * inputs.advertIntervalSeconds + 10) * 1000;
-  const expected = inputs.preempt ? inputs.primary.connection.host : undefined;
+  // A backup that does not hear the master takes the VIPs only after its master-down interval (3 adverts and a
+  // skew): one holder counts once it has lasted that long, or a pair whose members cannot hear each other passes.
+  const masterDownMs = (3 * inputs.advertIntervalSeconds + 1) * 1000;
+  const deadline = started + (4 * inputs.advertIntervalSeconds + 10) * 1000 + masterDownMs;
   log().info(`HA pair ${haPairId(inputs)}: waiting for VRRP to settle on one holder of the VIPs`);
+  let settledSince: number | undefined;
   for (;;) {
     const holders = await vipHolders(inputs);
-    if (holders.length === 1 && (expected === undefined || holders[0] === expected)) {
+    const good = holders.length === 1 && (expected === undefined || holders[0] === expected);
+    settledSince = good ? (settledSince ?? Date.now()) : undefined;
+    if (settledSince !== undefined && Date.now() - settledSince >= masterDownMs) {
       log().info(`HA pair ${haPairId(inputs)}: ${holders[0]} holds the VIPs (${(Date.now() - started) / 1000} s)`);
       return { master: holders[0], keepalived: expectedKeepalived(inputs) };
     }
-    if (Date.now() > deadline) {
+    // Past the deadline only a holder still settling gets its master-down interval to finish.
+    if (Date.now() > deadline && settledSince === undefined) {
       const vip = inputs.vips[0].address;
       throw new Error(
         holders.length === 0
           ? `HA pair ${haPairId(inputs)}: no director holds ${vip}; see \`journalctl -u keepalived\` on both`
           : holders.length === 1
-            ? `HA pair ${haPairId(inputs)}: the backup ${holders[0]} holds ${vip}, the primary did not take it back ` +
+            ? `HA pair ${haPairId(inputs)}: ${holders[0]} holds ${vip}, not ${expected} ` +
               `(is keepalived running on ${expected}? see \`journalctl -u keepalived\`)`
             : `HA pair ${haPairId(inputs)}: both directors hold ${vip}: VRRP adverts (protocol 112) do not reach the ` +
               `peer on ${inputs.primary.interface}/${inputs.backup.interface} (filtered multicast, another virtual_router_id?)`,

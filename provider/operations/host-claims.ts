@@ -9,6 +9,7 @@ import { OwnedFile, planFiles, pruneEmptyDirs } from "../plan/files";
 import { HostClaim, mergeClaims } from "../plan/hostClaim";
 import { planRealServerHost } from "../plan/realServerHost";
 import { command } from "../plan/shell";
+import { bootSysctls } from "../plan/sysctls";
 import { renderClaimFile, renderOriginalsFile } from "../render/claimFile";
 import { renderModulesLoad } from "../render/modulesLoad";
 import {
@@ -41,7 +42,8 @@ export async function applyHostClaims(session: HostSession, add: HostClaim[], re
   const all = mergeClaims([...claims, ...released, ...superseded]);
 
   const devices = [...new Set(all.vips.map((v) => v.dev))];
-  const files = ownedFiles(claims, add, released);
+  // The paths to read; the sysctl file's content is settled once the live values are known.
+  const files = ownedFiles(claims, add, released, {});
   const facts = await session.read({
     loadedModules: loadedModulesFact(),
     sysctls: sysctlFact(Object.keys(all.sysctls)),
@@ -82,20 +84,25 @@ export async function applyHostClaims(session: HostSession, add: HostClaim[], re
     // Originals first: a failure half-way must still know what to restore.
     ...planFiles([originalsFile], { [ORIGINALS_FILE]: facts.originalsFile }),
     ...disable,
-    ...planFiles(files, live),
+    ...planFiles(ownedFiles(claims, add, released, bootSysctls(mergeClaims(claims).sysctls, facts.sysctls)), live),
     ...enable,
     ...plan.commands,
     ...(claims.length === 0 && released.length > 0 ? [pruneEmptyDirs(OWNED_DIRS)] : []),
   ]);
 }
 
-function ownedFiles(claims: HostClaim[], add: HostClaim[], released: HostClaim[]): OwnedFile[] {
+function ownedFiles(
+  claims: HostClaim[],
+  add: HostClaim[],
+  released: HostClaim[],
+  sysctls: Record<string, string>,
+): OwnedFile[] {
   const state = mergeClaims(claims);
   const any = claims.length > 0;
   return [
     ...add.map((claim) => ({ path: claimPath(claim.id), content: renderClaimFile(claim) })),
     ...released.map((claim) => ({ path: claimPath(claim.id), content: null })),
-    { path: REALSERVER_SYSCTL_FILE, content: any ? renderSysctlConf(state.sysctls) : null },
+    { path: REALSERVER_SYSCTL_FILE, content: any ? renderSysctlConf(sysctls) : null },
     {
       path: REALSERVER_MODULES_FILE,
       content: any && state.modules.length > 0 ? renderModulesLoad(state.modules) : null,

@@ -1,5 +1,6 @@
 import { directoryListingFact, fileFact, unitEnabledFact } from "../facts/files";
 import { OwnedFile, planFiles, pruneEmptyDirs } from "../plan/files";
+import { Step } from "../plan/script";
 import { command } from "../plan/shell";
 import {
   OWNED_DIRS,
@@ -35,7 +36,7 @@ export function ipvsBootFacts() {
 type BootFacts = { bootScript: string | null; bootUnit: string | null; bootEnabled: boolean };
 
 /** Commands that install and enable the boot replay, when missing. */
-export function installIpvsBoot(facts: BootFacts): string[] {
+export function installIpvsBoot(facts: BootFacts): Step[] {
   const live = { [IPVS_RESTORE_SCRIPT]: facts.bootScript, [unitPath(IPVS_UNIT_NAME)]: facts.bootUnit };
   return [
     ...planFiles(bootFiles(true), live),

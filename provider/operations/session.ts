@@ -1,17 +1,27 @@
 import { batchCommand, FactValues, parseBatch } from "../facts/batch";
 import { Fact } from "../facts/fact";
-import { quote } from "../plan/shell";
-import { ConnectionSpec, connectionKey, connectionSecrets, exec, maskSecrets, withHostLock } from "../remote";
-
-/** Where every changing command we run on a host is recorded, with its time: the audit trail of what we did. */
-export const CHANGE_LOG = "/var/log/lvs-pulumi/changes.log";
+import { applyScript, CHANGE_LOG, failedStep, Step, stepAudit } from "../plan/script";
+import {
+  commandError,
+  ConnectionSpec,
+  connectionKey,
+  connectionSecrets,
+  exec,
+  maskSecrets,
+  run,
+  withHostLock,
+} from "../remote";
 
 /**
  * One host during one operation: facts are read in one round trip, changes run as one script. Callers hold the
  * host lock (see withHost) so that read -> plan -> apply is atomic against parallel operations on the same host.
  */
 export class HostSession {
-  constructor(readonly connection: ConnectionSpec) {}
+  /** `changeLog` is only moved by tests that run against a machine's own sshd. */
+  constructor(
+    readonly connection: ConnectionSpec,
+    private readonly changeLog = CHANGE_LOG,
+  ) {}
 
   get name(): string {
     return connectionKey(this.connection);
@@ -27,18 +37,14 @@ export class HostSession {
     }
   }
 
-  /** Runs the changing commands in order, stopping at the first failure; nothing at all when there is none. */
-  async apply(commands: string[]): Promise<void> {
-    if (commands.length === 0) return;
-    const script = [
-      "set -e",
-      `mkdir -p ${quote(CHANGE_LOG.slice(0, CHANGE_LOG.lastIndexOf("/")))}`,
-      ...commands.flatMap((cmd) => [
-        `printf '%s %s\\n' "$(date -u +%Y-%m-%dT%H:%M:%SZ)" ${quote(cmd)} >> ${quote(CHANGE_LOG)}`,
-        cmd,
-      ]),
-    ].join("\n");
-    await exec(this.connection, script);
+  /** Runs the changing steps in order, stopping at the first failure (named in the error); none: nothing at all. */
+  async apply(steps: Step[]): Promise<void> {
+    if (steps.length === 0) return;
+    const result = await run(this.connection, "sh", { stdin: applyScript(steps, this.changeLog) });
+    if (result.code === 0) return;
+    const { step, stderr } = failedStep(result.stderr);
+    const failed = step === undefined || step === 0 ? `record in ${this.changeLog}` : stepAudit(steps[step - 1]);
+    throw commandError(this.connection, failed, { ...result, stderr });
   }
 }
 

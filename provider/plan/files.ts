@@ -1,3 +1,5 @@
+import { createHash } from "crypto";
+import { Step } from "./script";
 import { command, quote } from "./shell";
 
 /** A file we own: its wanted content (null: it must not exist) and mode. */
@@ -8,11 +10,12 @@ export interface OwnedFile {
 }
 
 /**
- * Commands for only the files whose live content differs. Content goes through quote() like any other value; a
- * temp file plus rename keeps a reader (systemd at boot) from ever seeing half a file.
+ * Steps for only the files whose live content differs. Content goes through quote() like any other value; a
+ * temp file plus rename keeps a reader (systemd at boot) from ever seeing half a file. The change log records a
+ * write by size and digest: bodies (recorded originals among them) stay out of it.
  */
-export function planFiles(wanted: OwnedFile[], live: Record<string, string | null>): string[] {
-  const commands: string[] = [];
+export function planFiles(wanted: OwnedFile[], live: Record<string, string | null>): Step[] {
+  const commands: Step[] = [];
   for (const file of wanted) {
     const current = live[file.path] ?? null;
     if (current === file.content) continue;
@@ -22,10 +25,18 @@ export function planFiles(wanted: OwnedFile[], live: Record<string, string | nul
     }
     const dir = file.path.slice(0, file.path.lastIndexOf("/")) || "/";
     const tmp = `${file.path}.lvs-pulumi-tmp`;
-    commands.push(
-      `${command("mkdir", "-p", dir)} && printf '%s' ${quote(file.content)} > ${quote(tmp)} && ` +
-        `${command("chmod", file.mode ?? "0644", tmp)} && ${command("mv", "-f", tmp, file.path)}`,
-    );
+    const mode = file.mode ?? "0644";
+    const digest = createHash("sha256").update(file.content).digest("hex").slice(0, 16);
+    // One command a line, not an && list: `set -e` does not stop a script at a failure inside such a list.
+    commands.push({
+      run: [
+        command("mkdir", "-p", dir),
+        `printf '%s' ${quote(file.content)} > ${quote(tmp)}`,
+        command("chmod", mode, tmp),
+        command("mv", "-f", tmp, file.path),
+      ].join("\n"),
+      audit: `write ${file.path} (mode ${mode}, ${Buffer.byteLength(file.content)} bytes, sha256:${digest})`,
+    });
   }
   return commands;
 }

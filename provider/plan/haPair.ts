@@ -11,6 +11,7 @@ import { renderKeepalivedDropIn } from "../render/units";
 import { HaPairInputs } from "../schemas/haPair";
 import { hostPort } from "../schemas/ip";
 import { planFiles, pruneEmptyDirs } from "./files";
+import { Step } from "./script";
 import { command } from "./shell";
 
 /** Made of the pair's identity only (VRID, members' host and port): a new user or jump host is the same pair. */
@@ -59,7 +60,7 @@ export function keepalivedConfConflict(pairId: string, conf: string | null): str
  * Commands that make keepalived run `conf`: write it when it differs, enable and start keepalived when it is not,
  * reload (SIGHUP: VIPs stay where they are) when it runs with another configuration.
  */
-export function planKeepalived(pairId: string, conf: string, live: KeepalivedFacts): string[] {
+export function planKeepalived(pairId: string, conf: string, live: KeepalivedFacts): Step[] {
   const conflict = keepalivedConfConflict(pairId, live.conf);
   if (conflict) throw new Error(conflict);
   const changed = live.conf !== conf;
@@ -86,7 +87,7 @@ export function planKeepalived(pairId: string, conf: string, live: KeepalivedFac
 }
 
 /** Stops keepalived (it takes its VIPs and sync daemon down with it), removes our config, disables what we enabled. */
-export function planKeepalivedRemoval(pairId: string, live: KeepalivedFacts): string[] {
+export function planKeepalivedRemoval(pairId: string, live: KeepalivedFacts): Step[] {
   if (live.conf === null || keepalivedConfConflict(pairId, live.conf) !== undefined) return [];
   return [
     ...(live.active ? [command("systemctl", "stop", KEEPALIVED_UNIT_NAME)] : []),

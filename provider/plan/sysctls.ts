@@ -10,6 +10,16 @@ export function sysctlSatisfied(key: string, wanted: string, live: string | unde
   return key.endsWith(".rp_filter") && wanted === "0" && live === "2";
 }
 
+/**
+ * The sysctls the boot file sets: what the claims want, except where the live value already satisfies it otherwise
+ * (a hardened rp_filter 2): the live plan leaves that value alone and records no original, so boot must not lower it.
+ */
+export function bootSysctls(wanted: Record<string, string>, live: Record<string, string>): Record<string, string> {
+  return Object.fromEntries(
+    Object.entries(wanted).filter(([key, value]) => live[key] === value || !sysctlSatisfied(key, value, live[key])),
+  );
+}
+
 /** `sysctl -w key=value` for each key whose live value does not satisfy the wanted one, in key order. */
 export function planSysctls(wanted: Record<string, string>, live: Record<string, string>): string[] {
   return Object.keys(wanted)

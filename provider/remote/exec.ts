@@ -3,6 +3,7 @@
 import { RunResult, runOnLink } from "./channel";
 import { ConnectionSpec, connectionKey, connectionSecrets } from "./connection";
 import { RemoteCommandError } from "./errors";
+import { assertHostLocksHeld } from "./lock";
 import { log } from "./log";
 import { withClient } from "./pool";
 import { maskSecrets } from "./secrets";
@@ -22,9 +23,11 @@ export interface RunOptions {
 
 /**
  * Run `command` via `sh -c` (and `sudo -n` if the connection says so); never throws on non-zero exit.
- * Throws ConnectionLostError if the connection dies while it runs, CommandTimeoutError past the timeout.
+ * Throws ConnectionLostError if the connection dies while it runs, CommandTimeoutError past the timeout, and does
+ * not run at all once a host lock held by the caller was lost.
  */
 export async function run(spec: ConnectionSpec, command: string, opts: RunOptions = {}): Promise<RunResult> {
+  assertHostLocksHeld();
   const secrets = [...connectionSecrets(spec), ...(opts.secrets ?? [])];
   const display = maskSecrets(command, secrets);
   log().debug(`ssh: ${connectionKey(spec)}: ${display}`);

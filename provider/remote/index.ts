@@ -9,7 +9,7 @@ export {
   CommandTimeoutError,
 } from "./errors";
 export type { RunOptions, RunResult } from "./exec";
-export { run, exec } from "./exec";
+export { run, exec, commandError } from "./exec";
 export { readFile, writeFile } from "./files";
 export { fingerprintOf, keyTypeOf } from "./host-key";
 export type { KnownHostEntry } from "./known-hosts";

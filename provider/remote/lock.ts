@@ -26,8 +26,18 @@ export interface HostLockOptions {
 // Module-level (see pool.ts). One waiter per host per process: queued callers wait here instead
 // of each holding an SSH channel (MaxSessions) while blocked in flock.
 const queues = new Map<string, pLimit.Limit>();
+/** A lock held by this process; `lost` once the holder on the host is gone before we released it. */
+interface HeldLock {
+  lost?: Error;
+}
+
 // Locks held by the current async call chain, so a nested withHostLock on the same host does not deadlock.
-const held = new AsyncLocalStorage<ReadonlySet<string>>();
+const held = new AsyncLocalStorage<ReadonlyMap<string, HeldLock>>();
+
+/** Throws when a lock held by this call chain was lost: what would follow is no longer serialized. */
+export function assertHostLocksHeld(): void {
+  for (const lock of held.getStore()?.values() ?? []) if (lock.lost) throw lock.lost;
+}
 
 /** Run `fn` while holding the host's lock. Re-entrant within one async call chain. */
 export async function withHostLock<T>(
@@ -40,13 +50,21 @@ export async function withHostLock<T>(
   if (outer?.has(key)) return fn();
   let queue = queues.get(key);
   if (!queue) queues.set(key, (queue = pLimit(1)));
-  const inner = new Set([...(outer ?? []), key]);
   return queue(() =>
-    withClient(spec, (link) => holdLock(link, spec, opts, () => held.run(inner, fn)), { limit: false }),
+    withClient(
+      spec,
+      (link) => holdLock(link, spec, opts, (lock) => held.run(new Map([...(outer ?? []), [key, lock]]), fn)),
+      { limit: false },
+    ),
   );
 }
 
-async function holdLock<T>(link: Link, spec: ConnectionSpec, opts: HostLockOptions, fn: () => Promise<T>): Promise<T> {
+async function holdLock<T>(
+  link: Link,
+  spec: ConnectionSpec,
+  opts: HostLockOptions,
+  fn: (lock: HeldLock) => Promise<T>,
+): Promise<T> {
   const path = opts.path ?? DEFAULT_LOCK_PATH;
   const timeout = opts.timeoutSeconds ?? DEFAULT_LOCK_TIMEOUT_SECONDS;
   const script = `exec 9>${quote(path)} && flock -w ${timeout} 9 && echo LOCKED && exec cat >/dev/null`;
@@ -74,12 +92,25 @@ async function holdLock<T>(link: Link, spec: ConnectionSpec, opts: HostLockOptio
     );
   });
   log().debug(`ssh: locked ${path} on ${connectionKey(spec)}`);
+  // A lost lock fails the body at once, and every remote command it still tries (see assertHostLocksHeld).
+  const lock: HeldLock = {};
+  let reportLoss: (error: Error) => void = () => {};
+  const loss = new Promise<never>((_, reject) => (reportLoss = reject));
+  loss.catch(() => {}); // observed by the race below
   channel.on("close", () => {
-    if (!released) log().warn(`lost the host lock on ${connectionKey(spec)} while holding it (connection dropped?)`);
+    if (released) return;
+    lock.lost = new Error(
+      `lost the host lock ${path} on ${connectionKey(spec)} while holding it (connection dropped, or the holder ` +
+        `on the host was killed); the operation stopped and may be partly applied`,
+    );
+    log().warn(lock.lost.message);
+    reportLoss(lock.lost);
   });
 
   try {
-    return await fn();
+    const result = await Promise.race([fn(lock), loss]);
+    if (lock.lost) throw lock.lost;
+    return result;
   } finally {
     released = true;
     channel.end(); // EOF on stdin: `cat` exits, the lock is released

@@ -2,11 +2,11 @@ import { header } from "./header";
 import { IPVS_RESTORE_SCRIPT, IPVS_UNIT_NAME, REALSERVER_RESTORE_SCRIPT } from "./paths";
 
 // Ordered after module loading and sysctls so that net.ipv4.vs.* and tunl0 exist and are set when entries return.
-function oneshotUnit(description: string, script: string): string {
+function oneshotUnit(description: string, script: string, after: string[] = []): string {
   return `${header()}[Unit]
 Description=${description}
 Wants=network-online.target
-After=network-online.target systemd-modules-load.service systemd-sysctl.service
+After=${["network-online.target", "systemd-modules-load.service", "systemd-sysctl.service", ...after].join(" ")}
 
 [Service]
 Type=oneshot
@@ -22,12 +22,24 @@ export function renderIpvsUnit(): string {
   return oneshotUnit("lvs-pulumi: restore owned IPVS entries and fullnat SNAT rules", IPVS_RESTORE_SCRIPT);
 }
 
+/** On a director it also brings the VIPs it binds: only after the table is back, so none arrives at no service. */
 export function renderRealServerUnit(): string {
-  return oneshotUnit("lvs-pulumi: restore real server VIPs and return routes", REALSERVER_RESTORE_SCRIPT);
+  return oneshotUnit("lvs-pulumi: restore real server VIPs and return routes", REALSERVER_RESTORE_SCRIPT, [
+    IPVS_UNIT_NAME,
+  ]);
 }
 
+/**
+ * keepalived starts after the table replay, and not at all when the replay failed: a director without its table
+ * must not take the VIPs (the peer keeps them). Without a replay unit (no service yet) it starts as usual.
+ */
 export function renderKeepalivedDropIn(): string {
+  const refusal = `lvs-pulumi: ${IPVS_UNIT_NAME} failed (IPVS table not replayed): keepalived stays down, no VIP taken here`;
   return `${header()}[Unit]
+Wants=${IPVS_UNIT_NAME}
 After=${IPVS_UNIT_NAME}
+
+[Service]
+ExecStartPre=/bin/sh -c 'if systemctl is-failed --quiet ${IPVS_UNIT_NAME}; then echo "${refusal}" >&2; exit 1; fi'
 `;
 }

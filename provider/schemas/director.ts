@@ -1,9 +1,6 @@
 import { z } from "zod";
 import { connectionSchema } from "./connection";
-import { intInRange } from "./fields";
-
-// One year: far beyond any sane IPVS timeout, still safe from the kernel's jiffies overflow.
-const MAX_TIMEOUT_SECONDS = 31_536_000;
+import { intInRange, IPVSADM_MAX_TIMEOUT_SECONDS } from "./fields";
 
 export function directorInputsSchema() {
   return z.object({
@@ -15,9 +12,9 @@ export function directorInputsSchema() {
     // `ipvsadm --set tcp tcpfin udp`; an omitted value is sent as 0, which leaves it unchanged.
     timeouts: z
       .object({
-        tcp: intInRange(1, MAX_TIMEOUT_SECONDS).optional(),
-        tcpFin: intInRange(1, MAX_TIMEOUT_SECONDS).optional(),
-        udp: intInRange(1, MAX_TIMEOUT_SECONDS).optional(),
+        tcp: intInRange(1, IPVSADM_MAX_TIMEOUT_SECONDS).optional(),
+        tcpFin: intInRange(1, IPVSADM_MAX_TIMEOUT_SECONDS).optional(),
+        udp: intInRange(1, IPVSADM_MAX_TIMEOUT_SECONDS).optional(),
       })
       .optional()
       .describe("`{tcp, tcpFin, udp}` in seconds: `ipvsadm --set`, persisted; an omitted one is left unchanged"),

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { ipFamily } from "./ip";
+import { ipFamily, unusableAddress } from "./ip";
 
 // Field builders are functions: Pulumi's closure serializer cannot capture module-level zod objects.
 
@@ -12,12 +12,24 @@ export function intInRange(min: number, max: number) {
     .max(max, { error: range });
 }
 
+// ipvsadm's own limits (ipvsadm.c): persistence and --set timeouts up to 31 days, thresholds up to INT_MAX.
+export const IPVSADM_MAX_TIMEOUT_SECONDS = 86_400 * 31;
+export const IPVSADM_MAX_THRESHOLD = 2 ** 31 - 1;
+
 export function portField() {
   return intInRange(1, 65535);
 }
 
 export function ipAddressField() {
   return z.string().refine((value) => ipFamily(value) !== undefined, { error: "is not an IPv4 or IPv6 address" });
+}
+
+/** A VIP or RIP: a literal address that can carry a service (not loopback, multicast, link-local, "any"...). */
+export function endpointAddressField() {
+  return ipAddressField().superRefine((value, ctx) => {
+    const reason = ipFamily(value) === undefined ? undefined : unusableAddress(value);
+    if (reason !== undefined) ctx.addIssue({ code: "custom", message: reason });
+  });
 }
 
 export function enumField<const T extends readonly [string, ...string[]]>(values: T, what: string) {

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { connectionSchema } from "./connection";
-import { interfaceNameField, intInRange, ipAddressField } from "./fields";
+import { endpointAddressField, interfaceNameField, intInRange } from "./fields";
 import { canonicalIp, ipFamily } from "./ip";
 
 /** A member's own settings; the connection comes apart (a resource input, a director's name in stack config). */
@@ -9,7 +9,7 @@ export function haPairMemberFields(defaultPriority: number) {
     interface: interfaceNameField().describe("the interface VRRP adverts go out on (and VIPs land on by default)"),
     priority: intInRange(1, 254).default(defaultPriority).describe("VRRP priority; the higher one is master"),
     addresses: z
-      .array(ipAddressField())
+      .array(endpointAddressField())
       .min(1)
       .optional()
       .describe(
@@ -30,7 +30,7 @@ export function floatingAddressSchema() {
   return z.preprocess(
     (value) => (typeof value === "string" ? { address: value } : value),
     z.object({
-      address: ipAddressField(),
+      address: endpointAddressField(),
       interface: interfaceNameField().optional(),
     }),
   );

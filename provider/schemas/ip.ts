@@ -10,6 +10,26 @@ export function ipFamily(value: string): Family | undefined {
   return undefined;
 }
 
+// Ranges no VIP or real server can be in: they mean "any" or "this host", address a group, or never leave the link.
+const UNUSABLE_RANGES: Record<string, string> = {
+  unspecified: "an unspecified",
+  loopback: "a loopback",
+  multicast: "a multicast",
+  linkLocal: "a link-local",
+  broadcast: "a broadcast",
+};
+
+/** Why a literal address cannot be a VIP or RIP, or undefined when it can. */
+export function unusableAddress(value: string): string | undefined {
+  const address = ipaddr.parse(value);
+  if (address instanceof ipaddr.IPv6 && address.isIPv4MappedAddress()) {
+    // ipvsadm, iproute2 and the kernel treat it as IPv6: it would never match the IPv4 packets it names.
+    return `is an IPv4-mapped IPv6 address: write the IPv4 address ${address.toIPv4Address().toString()}`;
+  }
+  const range = UNUSABLE_RANGES[address.range()];
+  return range === undefined ? undefined : `is ${range} address, not usable as a VIP or real server address`;
+}
+
 /** The text ipvsadm and iproute2 print for an address, so desired and live values compare equal. */
 export function canonicalIp(value: string): string {
   const address = ipaddr.parse(value);

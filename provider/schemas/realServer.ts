@@ -1,6 +1,13 @@
 import { z } from "zod";
 import { connectionSchema } from "./connection";
-import { enumField, intInRange, ipAddressField, portField } from "./fields";
+import {
+  endpointAddressField,
+  enumField,
+  intInRange,
+  ipAddressField,
+  IPVSADM_MAX_THRESHOLD,
+  portField,
+} from "./fields";
 import { cidrFamily, Family, ipFamily } from "./ip";
 import { checkServiceIdentity, serviceFamily, serviceIdentityShape, ServiceIdentityFields } from "./serviceIdentity";
 import { FORWARDING_METHODS, ForwardingMethod } from "./vocabulary";
@@ -16,15 +23,15 @@ export function realServerInputsSchema() {
         .object(serviceIdentityShape())
         .superRefine(checkServiceIdentity)
         .describe("the VirtualService (its protocol, VIP and port, or fwmark)"),
-      address: ipAddressField().describe("the RIP, in the service's address family"),
+      address: endpointAddressField().describe("the RIP, in the service's address family"),
       port: portField()
         .optional()
         .describe("default: the service's port; must equal it for dr and tun; none for fwmark services"),
       weight: intInRange(0, 65535).default(1).describe("scheduling weight (`-w`); 0 stops new connections"),
-      upperThreshold: intInRange(0, 2 ** 31)
+      upperThreshold: intInRange(0, IPVSADM_MAX_THRESHOLD)
         .default(0)
         .describe("connection upper threshold (`-x`); 0 means no limit"),
-      lowerThreshold: intInRange(0, 2 ** 31)
+      lowerThreshold: intInRange(0, IPVSADM_MAX_THRESHOLD)
         .default(0)
         .describe("connection lower threshold (`-y`); must not exceed upperThreshold"),
       forwarding: enumField(FORWARDING_METHODS, "forwarding method")

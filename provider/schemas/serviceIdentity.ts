@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { enumField, intInRange, ipAddressField, portField } from "./fields";
+import { endpointAddressField, enumField, intInRange, portField } from "./fields";
 import { Family, ipFamily } from "./ip";
 import { PROTOCOLS, Protocol } from "./vocabulary";
 
@@ -7,7 +7,7 @@ import { PROTOCOLS, Protocol } from "./vocabulary";
 export function serviceIdentityShape() {
   return {
     protocol: enumField(PROTOCOLS, "protocol").optional(),
-    address: ipAddressField().optional(),
+    address: endpointAddressField().optional(),
     port: portField().optional(),
     fwmark: intInRange(1, 4294967295).optional(),
     family: enumField(["inet", "inet6"], "family").optional(),

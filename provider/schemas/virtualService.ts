@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { connectionSchema } from "./connection";
-import { enumField, interfaceNameField, intInRange } from "./fields";
+import { enumField, interfaceNameField, intInRange, IPVSADM_MAX_TIMEOUT_SECONDS } from "./fields";
 import { isIpv4Netmask } from "./ip";
 import { checkServiceIdentity, serviceFamily, serviceIdentityShape, ServiceIdentityFields } from "./serviceIdentity";
 import { flagScheduler, SCHEDULER_FLAGS, SCHEDULERS, Scheduler, SchedulerFlag } from "./vocabulary";
@@ -25,7 +25,7 @@ export function virtualServiceInputsSchema() {
         .describe("scheduler flags (`-b`): sh-* for the sh scheduler, mh-* for mh"),
       persistence: z
         .object({
-          timeoutSeconds: intInRange(1, 2 ** 31),
+          timeoutSeconds: intInRange(1, IPVSADM_MAX_TIMEOUT_SECONDS),
           netmask: z.union([z.string(), z.number()]).optional(),
         })
         .optional()

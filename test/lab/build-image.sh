@@ -85,6 +85,12 @@ ssh-keygen -q -t ed25519 -N '' -C lab-vm -f "$root/etc/ssh/ssh_host_ed25519_key"
 ssh-keygen -q -t ed25519 -N '' -C lvs-pulumi-lab -f "$work/id_ed25519"
 install -d -m 0700 "$root/root/.ssh"
 install -m 0600 "$work/id_ed25519.pub" "$root/root/.ssh/authorized_keys"
+# The non-root user (sudo comes per host from up.sh): its own key, which the tests hold only in an ssh-agent.
+chroot "$root" useradd --create-home --shell /bin/bash "$LAB_SUDO_USER"
+ssh-keygen -q -t ed25519 -N '' -C "$LAB_SUDO_USER@lvs-pulumi-lab" -f "$work/id_sudo_user"
+[[ $(chroot "$root" id -u "$LAB_SUDO_USER") == 1000 ]] # the owner below, by number: the build machine may lack the name
+install -d -m 0700 -o 1000 -g 1000 "$root/home/$LAB_SUDO_USER/.ssh"
+install -m 0600 -o 1000 -g 1000 "$work/id_sudo_user.pub" "$root/home/$LAB_SUDO_USER/.ssh/authorized_keys"
 cat >"$root/etc/ssh/sshd_config.d/lab.conf" <<'CONF'
 HostKey /etc/ssh/ssh_host_ed25519_key
 PermitRootLogin prohibit-password
@@ -106,7 +112,7 @@ log "packing the initramfs"
 cp "$root/etc/ssh/ssh_host_ed25519_key.pub" "$work/vm-host-key.pub"
 ssh-keygen -lf "$work/vm-host-key.pub" | awk '{print $2}' >"$work/vm-host-key.fingerprint"
 mkdir -p "$out"
-mv "$work/vmlinuz" "$work/initramfs.cpio" "$work/id_ed25519" "$work/id_ed25519.pub" "$work/vm-host-key.fingerprint" "$work/vm-host-key.pub" "$out/"
+mv "$work/vmlinuz" "$work/initramfs.cpio" "$work/id_ed25519" "$work/id_ed25519.pub" "$work/id_sudo_user" "$work/vm-host-key.fingerprint" "$work/vm-host-key.pub" "$out/"
 echo "$kver" >"$out/kernel-release"
 log "image built in $((SECONDS - started)) s: $out"
 echo "$out"

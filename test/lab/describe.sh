@@ -11,10 +11,12 @@ topology=$LAB_DIR/topology.json
 echo "lab-vm $(cut -d' ' -f1-2 "$(image_dir)/vm-host-key.pub")" >>"$LAB_STATE/known_hosts"
 
 jq -n --arg port "$port" --arg key "$key" --arg vmfp "$vm_fp" --slurpfile topo "$topology" \
+  --arg sudoUser "$LAB_SUDO_USER" --arg sudoKey "$LAB_STATE/id_sudo_user" \
   --argjson fps "$(for h in "${LAB_HOSTS[@]}"; do printf '{"%s":"%s"}' "$h" "$(cat "$LAB_STATE/seed/$h.fingerprint")"; done | jq -s add)" '
   ($topo[0]) as $t |
   { host: "127.0.0.1", port: ($port|tonumber), user: "root", privateKeyPath: $key, hostKey: $vmfp } as $jump |
   { jump: $jump,
+    sudoUser: { user: $sudoUser, privateKeyPath: $sudoKey },
     hosts: ($t.hosts | with_entries(.value = {
       role: .value.role,
       connection: { host: .value.ssh, port: 22, user: "root", privateKeyPath: $key, hostKey: $fps[.key], proxy: $jump },

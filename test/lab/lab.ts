@@ -31,6 +31,8 @@ export interface LabHost {
 
 export interface LabDescription {
   jump: LabConnection;
+  /** The non-root user on every host (passwordless sudo on directors and real servers) and its key. */
+  sudoUser: { user: string; privateKeyPath: string };
   hosts: Record<string, LabHost>;
 }
 

@@ -18,7 +18,8 @@ rm -rf "$LAB_STATE"
 mkdir -p "$LAB_STATE"
 chmod 700 "$LAB_STATE"
 cp "$image/id_ed25519" "$LAB_STATE/id_ed25519"
-chmod 600 "$LAB_STATE/id_ed25519"
+cp "$image/id_sudo_user" "$LAB_STATE/id_sudo_user"
+chmod 600 "$LAB_STATE/id_ed25519" "$LAB_STATE/id_sudo_user"
 
 # Each host's disk folder: its own host key and the few files that make it what it is. Everything else,
 # from sysctls to VIPs, is left for the product to configure.
@@ -31,6 +32,13 @@ for host in "${LAB_HOSTS[@]}"; do
   printf '127.0.0.1 localhost\n127.0.1.1 %s\n' "$host" >"$upper/etc/hosts"
   ssh-keygen -q -t ed25519 -N '' -C "$host" -f "$upper/etc/ssh/ssh_host_ed25519_key"
   role=$(jq -r ".hosts[\"$host\"].role" "$LAB_DIR/topology.json")
+  case $role in
+    director | real-server-*)
+      mkdir -p "$upper/etc/sudoers.d"
+      echo "$LAB_SUDO_USER ALL=(root) NOPASSWD: ALL" >"$upper/etc/sudoers.d/lab-$LAB_SUDO_USER"
+      chmod 0440 "$upper/etc/sudoers.d/lab-$LAB_SUDO_USER"
+      ;;
+  esac
   case $role in
     real-server-*)
       mkdir -p "$upper/srv/www" "$upper/etc/systemd/system/multi-user.target.wants"

@@ -24,6 +24,23 @@ export function connectionTo(host: string): PropertyMap {
   return toInput(labHosts().hosts[host].connection);
 }
 
+/**
+ * A lab host's connection as production often has it: the non-root user with sudo, its key only in an ssh-agent
+ * (no key or password in the inputs), through the jump host as the same user.
+ */
+export function sudoAgentConnectionTo(host: string, agentSocketPath: string): PropertyMap {
+  const { hosts, sudoUser } = labHosts();
+  const toInput = (c: LabConnection): PropertyMap => ({
+    host: c.host,
+    port: c.port,
+    user: sudoUser.user,
+    agentSocketPath,
+    hostKey: c.hostKey,
+  });
+  const connection = hosts[host].connection;
+  return { ...toInput(connection), sudo: true, proxy: toInput(connection.proxy!) };
+}
+
 export interface Declared {
   name: string;
   kind: ResourceKind;

@@ -1,7 +1,7 @@
 // One forwarding mode end to end, as the provider core's acceptance asks: create -> traffic in the proportions the
 // scheduler and weights say -> empty diff -> weight update in place, traffic follows -> identity change replaces ->
 // a hand-edited weight shows in read() -> destroy leaves every host as it was.
-import { fetchThroughVip, labExec, tally } from "../../lab/lab";
+import { fetchThroughVip, labExec, labTopology, tally } from "../../lab/lab";
 import { PropertyMap } from "../../harness/provider-host";
 import { changeLogLength, connectionTo, Declared, hostSnapshot, LabStack, urnOf } from "./fixture";
 
@@ -19,13 +19,30 @@ export interface Scenario {
   realServers: [RealServerSpec, RealServerSpec];
   /** Hosts whose state must be back to the start after destroy. */
   hosts: string[];
+  /** How the provider reaches a lab host; default: root with the lab key (connectionTo). */
+  connect?: (host: string) => PropertyMap;
+}
+
+/** DR through dir1 to the lab's DR real servers. */
+export function drScenario(name: string): Scenario {
+  return {
+    name,
+    vip: labTopology().freeVips.ipv4[0],
+    forwarding: "dr",
+    realServers: [
+      { host: "rs1", address: "198.51.100.21" },
+      { host: "rs2", address: "198.51.100.22" },
+    ],
+    hosts: ["dir1", "rs1", "rs2"],
+  };
 }
 
 export function describeScenario(s: Scenario): void {
   describe(`${s.name} through the SDK's provider host`, () => {
     let stack: LabStack;
     const before: Record<string, string> = {};
-    const dir1 = connectionTo("dir1");
+    const connect = s.connect ?? connectionTo;
+    const dir1 = connect("dir1");
     const service = { protocol: "tcp", address: s.vip, port: 80 };
     const [a, b] = s.realServers;
     const realServerUrn = (spec: RealServerSpec) => urnOf(`${s.name}-${spec.host}`, "realServer");
@@ -42,7 +59,7 @@ export function describeScenario(s: Scenario): void {
           address: rs.address,
           weight: weights[i],
           forwarding: s.forwarding,
-          host: connectionTo(rs.host),
+          host: connect(rs.host),
           ...rs.extra,
         },
       })),

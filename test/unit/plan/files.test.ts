@@ -3,6 +3,7 @@ import * as fs from "fs";
 import * as os from "os";
 import * as path from "path";
 import { planFiles } from "../../../provider/plan/files";
+import { stepRun } from "../../../provider/plan/script";
 
 describe("planFiles", () => {
   test("only files whose content differs produce commands", () => {
@@ -17,7 +18,10 @@ describe("planFiles", () => {
       live,
     );
     expect(commands).toEqual([
-      "mkdir -p /etc && printf '%s' 'new\n' > /etc/b.lvs-pulumi-tmp && chmod 0644 /etc/b.lvs-pulumi-tmp && mv -f /etc/b.lvs-pulumi-tmp /etc/b",
+      {
+        run: "mkdir -p /etc\nprintf '%s' 'new\n' > /etc/b.lvs-pulumi-tmp\nchmod 0644 /etc/b.lvs-pulumi-tmp\nmv -f /etc/b.lvs-pulumi-tmp /etc/b",
+        audit: "write /etc/b (mode 0644, 4 bytes, sha256:7aa7a5359173d05b)",
+      },
       "rm -f /etc/c",
     ]);
   });
@@ -26,7 +30,8 @@ describe("planFiles", () => {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), "plan-files-"));
     const target = path.join(dir, "sub", "file.conf");
     const content = 'it\'s $HOME `date` "x"\n;reboot\n';
-    for (const cmd of planFiles([{ path: target, content, mode: "0600" }], {})) execFileSync("sh", ["-c", cmd]);
+    for (const cmd of planFiles([{ path: target, content, mode: "0600" }], {}))
+      execFileSync("sh", ["-c", stepRun(cmd)]);
     expect(fs.readFileSync(target, "utf8")).toBe(content);
     expect(fs.statSync(target).mode & 0o777).toBe(0o600);
     fs.rmSync(dir, { recursive: true });

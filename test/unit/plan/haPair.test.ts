@@ -8,6 +8,7 @@ import {
 } from "../../../provider/plan/haPair";
 import { haPairInputsSchema } from "../../../provider/schemas/haPair";
 import { renderKeepalivedDropIn } from "../../../provider/render/units";
+import { stepAudit, stepRun } from "../../../provider/plan/script";
 
 const CONF = "# Managed by lvs-pulumi; edits are overwritten.\n# lvs-pulumi HA pair: pair-a\n\nvrrp_instance X {}\n";
 const fresh = { conf: null, dropIn: null, enabled: false, active: false, enabledByUs: false };
@@ -16,15 +17,15 @@ const running = { conf: CONF, dropIn: renderKeepalivedDropIn(), enabled: true, a
 describe("keepalived plan", () => {
   it("first time: config, boot order after the IPVS replay, enabled (remembered as ours), started", () => {
     const commands = planKeepalived("pair-a", CONF, fresh);
-    expect(commands.map((c) => c.split(" ").slice(0, 3).join(" "))).toEqual([
-      "mkdir -p /etc/keepalived",
-      "mkdir -p /etc/systemd/system/keepalived.service.d",
+    expect(commands.map((c) => stepAudit(c).split(" ").slice(0, 2).join(" "))).toEqual([
+      "write /etc/keepalived/keepalived.conf",
+      "write /etc/systemd/system/keepalived.service.d/lvs-pulumi.conf",
       "systemctl daemon-reload",
-      "mkdir -p /etc/lvs-pulumi",
-      "systemctl enable --quiet",
-      "systemctl start keepalived.service",
+      "write /etc/lvs-pulumi/keepalived-enabled-by-lvs-pulumi",
+      "systemctl enable",
+      "systemctl start",
     ]);
-    expect(commands[1]).toContain("After=lvs-pulumi-ipvs.service");
+    expect(stepRun(commands[1])).toContain("After=lvs-pulumi-ipvs.service");
   });
 
   it("converged: nothing; changed config on a running keepalived: rewrite and reload, never restart", () => {

@@ -1,4 +1,4 @@
-import { interfaceSysctl, planSysctls } from "../../../provider/plan/sysctls";
+import { bootSysctls, interfaceSysctl, planSysctls } from "../../../provider/plan/sysctls";
 
 describe("planSysctls", () => {
   it("sets only differing keys, in key order", () => {
@@ -14,6 +14,20 @@ describe("planSysctls", () => {
     expect(planSysctls(wanted, { "net.ipv4.conf.all.rp_filter": "2", "net.ipv4.conf.tunl0.rp_filter": "1" })).toEqual([
       "sysctl -w net.ipv4.conf.tunl0.rp_filter=0",
     ]);
+  });
+
+  it("the boot file leaves a hardened rp_filter (2) alone as the live plan does; 1 or unset become 0", () => {
+    const wanted = {
+      "net.ipv4.conf.all.arp_ignore": "1",
+      "net.ipv4.conf.all.rp_filter": "0",
+      "net.ipv4.conf.tunl0.rp_filter": "0",
+    };
+    const live = { "net.ipv4.conf.all.arp_ignore": "0", "net.ipv4.conf.all.rp_filter": "2" };
+    expect(bootSysctls(wanted, live)).toEqual({
+      "net.ipv4.conf.all.arp_ignore": "1",
+      "net.ipv4.conf.tunl0.rp_filter": "0",
+    });
+    expect(bootSysctls(wanted, { ...live, "net.ipv4.conf.all.rp_filter": "1" })).toEqual(wanted);
   });
 
   it("writes dotted interface names with slashes", () => {

@@ -1,6 +1,6 @@
 // Against a real OpenSSH sshd: exec semantics, the on-host lock, file helpers, host key pinning.
 import { execFileSync, spawnSync } from "child_process";
-import { existsSync, readdirSync, statSync, writeFileSync } from "fs";
+import { existsSync, readdirSync, readlinkSync, statSync, writeFileSync } from "fs";
 import { join } from "path";
 import { ConnectionSpec } from "../../../provider/remote/connection";
 import { CommandTimeoutError, HostKeyVerificationError, RemoteCommandError } from "../../../provider/remote/errors";
@@ -12,6 +12,21 @@ import { configureRemote, remoteSettings } from "../../../provider/remote/settin
 import { OpenSshServer, SSHD, startOpenSsh } from "./openssh-server";
 
 const describeSshd = existsSync(SSHD) ? describe : describe.skip;
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** PIDs of the processes holding `path` open (the lock's holder on the "host", here this machine). */
+function holdersOf(path: string): number[] {
+  return readdirSync("/proc")
+    .filter((entry) => /^\d+$/.test(entry))
+    .filter((pid) => {
+      try {
+        return readdirSync(`/proc/${pid}/fd`).some((fd) => readlinkSync(`/proc/${pid}/fd/${fd}`) === path);
+      } catch {
+        return false; // gone meanwhile, or not ours to read
+      }
+    })
+    .map(Number);
+}
 // Each session start runs the login shell's rc files (root's ~/.bashrc here), which can take a second.
 jest.setTimeout(60_000);
 
@@ -139,6 +154,25 @@ describeSshd("real OpenSSH sshd", () => {
         { path: lockPath() },
       ).catch((e) => e);
       expect(err.message).toMatch(/^cannot lock .*lvs-pulumi\.lock on root@127\.0\.0\.1:\d+ \(exit 1\)/);
+    });
+
+    test("a lock lost while held fails the body: no command runs after the loss", async () => {
+      const marker = join(sshd.dir, "after-loss");
+      const outcome = await withHostLock(
+        conn(),
+        async () => {
+          // The holder on the host dies (OOM killer, an admin's kill): the flock is gone, our connection is not.
+          for (const pid of holdersOf(lockPath())) process.kill(pid, "SIGKILL");
+          while (spawnSync("flock", ["-n", lockPath(), "true"]).status !== 0) await sleep(50);
+          await sleep(500);
+          await exec(conn(), `touch ${marker}`);
+          return "finished";
+        },
+        { path: lockPath() },
+      ).catch((e: Error) => e);
+      expect(outcome).toBeInstanceOf(Error);
+      expect((outcome as Error).message).toMatch(/^lost the host lock .*lvs-pulumi\.lock on root@127\.0\.0\.1:\d+/);
+      expect(existsSync(marker)).toBe(false);
     });
 
     test("releases the lock when the body throws", async () => {

@@ -27,6 +27,9 @@ describe("HA pair inputs", () => {
     expect(reasons({ ...valid, vips: ["198.51.100.300"] })).toEqual([
       'vips.0.address: "198.51.100.300" is not an IPv4 or IPv6 address',
     ]);
+    expect(reasons({ ...valid, vips: ["127.0.0.1"] })).toEqual([
+      'vips.0.address: "127.0.0.1" is a loopback address, not usable as a VIP or real server address',
+    ]);
     expect(reasons({ ...valid, primary: { ...valid.primary, interface: "eth0; reboot" } })).toEqual([
       'primary.interface: "eth0; reboot" is not an interface name',
     ]);

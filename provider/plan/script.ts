@@ -1,0 +1,52 @@
+import { quote } from "./shell";
+
+/** Where every changing command we run on a host is recorded, with its time: the audit trail of what we did. */
+export const CHANGE_LOG = "/var/log/lvs-pulumi/changes.log";
+/** Past this size the log moves to `<log>.1` (one generation kept), so it never grows without bound. */
+export const CHANGE_LOG_ROTATE_BYTES = 1024 * 1024;
+
+/** A changing command; `audit` is what the change log and errors show instead of `run` (file bodies stay out). */
+export type Step = string | { run: string; audit: string };
+
+export function stepRun(step: Step): string {
+  return typeof step === "string" ? step : step.run;
+}
+
+export function stepAudit(step: Step): string {
+  return typeof step === "string" ? step : step.audit;
+}
+
+const FAILED = "lvs-pulumi: failed at step ";
+
+/**
+ * The script that runs `steps` in order on a host, recording each in `log` (root only, rotated) before it runs. It
+ * goes on stdin (no argument-size limit); the braces make sh read all of it before any step can read stdin. Every
+ * step is a plain command under `set -e`, so the first failure stops the script and names its step on stderr.
+ */
+export function applyScript(steps: Step[], log = CHANGE_LOG): string {
+  const l = quote(log);
+  return [
+    "{",
+    "set -e",
+    "lvs_step=0",
+    `trap 'rc=$?; [ "$rc" -eq 0 ] || echo "${FAILED}$lvs_step" >&2' EXIT`,
+    `mkdir -p -m 0700 ${quote(log.slice(0, log.lastIndexOf("/")))}`,
+    `if [ -f ${l} ] && [ "$(($(wc -c < ${l})))" -gt ${CHANGE_LOG_ROTATE_BYTES} ]; then mv -f ${l} ${quote(`${log}.1`)}; fi`,
+    `(umask 077 && : >> ${l})`,
+    `chmod 0600 ${l}`,
+    ...steps.flatMap((step, i) => [
+      `lvs_step=${i + 1}`,
+      `printf '%s %s\\n' "$(date -u +%Y-%m-%dT%H:%M:%SZ)" ${quote(stepAudit(step))} >> ${l}`,
+      stepRun(step),
+    ]),
+    "} </dev/null",
+    "",
+  ].join("\n");
+}
+
+/** The step an applyScript run failed at (0: the change log itself), and stderr without the script's own note. */
+export function failedStep(stderr: string): { step: number | undefined; stderr: string } {
+  const at = stderr.lastIndexOf(FAILED);
+  if (at < 0) return { step: undefined, stderr };
+  return { step: Number.parseInt(stderr.slice(at + FAILED.length), 10), stderr: stderr.slice(0, at) };
+}

@@ -1,0 +1,117 @@
+// An HA pair must never have two VIP holders during an update, and a director whose IPVS table did not come back at
+// boot must not take the VIPs. Both are watched from the VM, which sees every lab host's network namespace.
+import { labExec, labRun, labTopology, rebootHost, waitFor } from "../../lab/lab";
+import { connectionTo, Declared, LabStack } from "./fixture";
+
+describe("HA pair safety", () => {
+  let stack: LabStack;
+  const vip = labTopology().freeVips.ipv4[9];
+  const dir1 = connectionTo("dir1");
+  const dir2 = connectionTo("dir2");
+  // advert_int must match between peers (VRRPv2 drops a mismatched advert): changing it is an in-place update that
+  // breaks peering until both members have it.
+  const declare = (advertIntervalSeconds: number): Declared[] => [
+    { name: "dir1", kind: "director", inputs: { connection: dir1 } },
+    { name: "dir2", kind: "director", inputs: { connection: dir2 } },
+    {
+      name: "safe-pair",
+      kind: "haPair",
+      inputs: {
+        primary: { connection: dir1, interface: "eth0" },
+        backup: { connection: dir2, interface: "eth0" },
+        virtualRouterId: 53,
+        advertIntervalSeconds,
+        vips: [vip],
+      },
+    },
+    {
+      name: "safe-web",
+      kind: "virtualService",
+      inputs: { directors: [dir1, dir2], protocol: "tcp", address: vip, port: 80, scheduler: "rr", bindVip: false },
+    },
+  ];
+  const holds = async (host: string) => (await labExec(host, "ip -o addr show dev eth0")).includes(` ${vip}/`);
+  const STOP = "/run/lvs-test-sampler-stop";
+  /** Samples both directors' eth0 from the VM until STOP exists: counts of samples, and of each holder pattern. */
+  const sampleHolders = async () => {
+    const out = await labExec(
+      "lab-vm",
+      `rm -f ${STOP}; n=0; dir1=0; dir2=0; both=0
+       while [ ! -e ${STOP} ]; do
+         a=$(ip -n dir1 -o addr show dev eth0 | grep -c ' ${vip}/' || true)
+         b=$(ip -n dir2 -o addr show dev eth0 | grep -c ' ${vip}/' || true)
+         n=$((n + 1)); [ "$a$b" = 10 ] && dir1=$((dir1 + 1)); [ "$a$b" = 01 ] && dir2=$((dir2 + 1))
+         [ "$a$b" = 11 ] && both=$((both + 1)); sleep 0.2
+       done; rm -f ${STOP}; echo "$n $dir1 $dir2 $both"`,
+      600_000,
+    );
+    const [samples, dir1Only, dir2Only, both] = out.trim().split(" ").map(Number);
+    return { samples, dir1Only, dir2Only, both };
+  };
+
+  beforeAll(async () => {
+    stack = await LabStack.start();
+    await stack.deploy(declare(1));
+    expect([await holds("dir1"), await holds("dir2")]).toEqual([true, false]);
+  }, 900_000);
+  afterAll(async () => {
+    await stack?.destroy();
+    await stack?.stop();
+  }, 600_000);
+
+  test("an update that breaks peering (advert interval) fails on the backup: never two holders", async () => {
+    // The backup's config write fails half-way (a folder where its temp file goes), after the checks passed.
+    const blocker = "/etc/keepalived/keepalived.conf.lvs-pulumi-tmp";
+    await labExec("dir2", `mkdir -p ${blocker}/in-the-way`);
+    const sampler = sampleHolders();
+    const failure = await stack.deploy(declare(2)).catch((e: Error) => e);
+    await new Promise((resolve) => setTimeout(resolve, 8000)); // past VRRP's master-down interval (3 adverts)
+    await labExec("lab-vm", `touch ${STOP}`);
+    const seen = await sampler;
+    await labExec("dir2", `rm -rf ${blocker}`);
+    const keepalived = await labExec("dir1", "journalctl -q --no-pager -u keepalived -n 25 -o cat");
+    process.stdout.write(
+      `ha-update (backup fails): VIP holders sampled ${JSON.stringify(seen)}\nerror: ${String(failure)}\n` +
+        `dir1 keepalived:\n${keepalived}\n`,
+    );
+    expect(failure).toBeInstanceOf(Error);
+    expect((failure as Error).message).toMatch(
+      /configuring the backup 198\.51\.100\.12 failed: [\s\S]*Done before it: stopped keepalived on the backup/,
+    );
+    expect(seen.dir1Only).toBeGreaterThan(20); // the sampler does see a holder
+    expect(seen.both).toBe(0);
+    expect([await holds("dir1"), await holds("dir2")]).toEqual([true, false]);
+
+    const summary = await stack.deploy(declare(2));
+    expect(summary.updated.map((urn) => urn.split("::").pop())).toEqual(["safe-pair"]);
+    expect((await labExec("dir2", "systemctl is-active keepalived")).trim()).toBe("active");
+    expect([await holds("dir1"), await holds("dir2")]).toEqual([true, false]);
+  }, 600_000);
+
+  test("a primary whose table replay failed at boot does not take the VIPs back", async () => {
+    // A fragment ipvsadm cannot restore: the boot replay fails, as a kernel without a scheduler module would make it.
+    await labExec(
+      "dir1",
+      "echo '-A -t 198.51.100.49:80 -s no-such-scheduler' > /etc/lvs-pulumi/ipvs.d/10-svc-broken.rules",
+    );
+    try {
+      await rebootHost("dir1");
+      await expectNoTakeover();
+    } finally {
+      // What an operator does once the replay is mended: keepalived may start again.
+      await labExec("dir1", "rm -f /etc/lvs-pulumi/ipvs.d/10-svc-broken.rules; systemctl reset-failed lvs-pulumi-ipvs");
+    }
+  }, 600_000);
+
+  async function expectNoTakeover(): Promise<void> {
+    await waitFor(
+      "the boot replay to finish",
+      async () => (await labRun("dir1", "systemctl is-active lvs-pulumi-ipvs.service")).stdout.trim() !== "activating",
+      60_000,
+    );
+    expect((await labRun("dir1", "systemctl is-failed lvs-pulumi-ipvs.service")).stdout.trim()).toBe("failed");
+    await new Promise((resolve) => setTimeout(resolve, 8000)); // several advert intervals: time to preempt, if it would
+    expect((await labRun("dir1", "systemctl is-active keepalived")).stdout.trim()).not.toBe("active");
+    expect([await holds("dir1"), await holds("dir2")]).toEqual([false, true]);
+  }
+});
