@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { ipFamily } from "./ip";
+import { canonicalIp, ipFamily } from "./ip";
 
 // Field builders are functions: Pulumi's closure serializer cannot capture module-level zod objects.
 
@@ -16,8 +16,12 @@ export function portField() {
   return intInRange(1, 65535);
 }
 
+/** An IP address, checked and then written as the kernel lists it: "2001:DB8::0:1" and "2001:db8::1" are one entry. */
 export function ipAddressField() {
-  return z.string().refine((value) => ipFamily(value) !== undefined, { error: "is not an IPv4 or IPv6 address" });
+  return z
+    .string()
+    .refine((value) => ipFamily(value) !== undefined, { error: "is not an IPv4 or IPv6 address" })
+    .overwrite((value) => (ipFamily(value) !== undefined ? canonicalIp(value) : value));
 }
 
 export function enumField<const T extends readonly [string, ...string[]]>(values: T, what: string) {
