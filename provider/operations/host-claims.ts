@@ -38,7 +38,15 @@ export async function applyHostClaims(session: HostSession, add: HostClaim[], re
   const released = stored.claims.filter((c) => release.includes(c.id) && !add.some((a) => a.id === c.id));
   // Replacing a claim also releases what only its old version needed.
   const superseded = stored.claims.filter((c) => add.some((a) => a.id === c.id));
-  const all = mergeClaims([...claims, ...released, ...superseded]);
+  // What to read: the wanted state and what goes. They are merged apart: a superseded claim may want another value
+  // for the same sysctl or route (expireNodestConn, directorAddress changed), which is what an update is.
+  const wanted = mergeClaims(claims);
+  const old = mergeClaims([...released, ...superseded]);
+  const all = {
+    vips: [...wanted.vips, ...old.vips],
+    sysctls: { ...old.sysctls, ...wanted.sysctls },
+    links: [...new Set([...wanted.links, ...old.links])],
+  };
 
   const devices = [...new Set(all.vips.map((v) => v.dev))];
   const files = ownedFiles(claims, add, released);

@@ -8,10 +8,10 @@ import { snatRulesFact } from "../facts/snatRules";
 import { desiredDestination, desiredSnatRule } from "../plan/desiredEntries";
 import { planFiles } from "../plan/files";
 import { HostClaim } from "../plan/hostClaim";
-import { planDestination, planDestinationRemoval, planQuiesce } from "../plan/realServer";
+import { planDestination, planDestinationRemoval, planQuiesce, sameDestination } from "../plan/realServer";
 import { realServerClaim } from "../plan/realServerClaim";
 import { command } from "../plan/shell";
-import { planSnatRule, planSnatRuleRemoval } from "../plan/snat";
+import { planSnatRule, planSnatRuleRemoval, sameSnatRule } from "../plan/snat";
 import { renderDestinationRules } from "../render/ipvsRules";
 import { renderSnatRule } from "../render/snatRules";
 import { destinationFragmentPath, snatFragmentPath } from "../render/paths";
@@ -20,8 +20,8 @@ import { ipFamily } from "../schemas/ip";
 import { RealServerInputs } from "../schemas/realServer";
 import { applyHostClaims } from "./host-claims";
 import { installIpvsBoot, ipvsBootFacts, removeIpvsBootIfUnused } from "./ipvs-boot";
-import { droppedDirectors } from "./directors";
-import { firstListing } from "./listing";
+import { droppedDirectors, sameMachine } from "./directors";
+import { listedEntry } from "./listing";
 import { HostSession, withHost } from "./session";
 
 export function realServerId(inputs: RealServerInputs): string {
@@ -61,13 +61,16 @@ export async function applyRealServer(inputs: RealServerInputs, previous?: RealS
   }
   await Promise.all(inputs.directors.map((director) => withHost(director, (s) => convergeOnDirector(s, inputs))));
   if (previous) {
-    const dropped = droppedDirectors(previous.directors, inputs.directors);
+    const dropped = await droppedDirectors(previous.directors, inputs.directors);
     await Promise.all(dropped.map((director) => withHost(director, (s) => removeFromDirector(s, previous))));
-    if (previous.forwarding === "fullnat" && inputs.forwarding !== "fullnat") {
-      await Promise.all(inputs.directors.map((director) => withHost(director, (s) => removeSnat(s, previous))));
+    // The old SNAT rule keeps matching until it is deleted (fullnat given up, or another snatSource).
+    const oldSnat = desiredSnatRule(previous);
+    if (oldSnat && !sameSnatRule(oldSnat, desiredSnatRule(inputs))) {
+      await Promise.all(inputs.directors.map((director) => withHost(director, (s) => removeSnat(s, previous, inputs))));
     }
-    if (previous.host && (!inputs.host || previous.host.host !== inputs.host.host)) {
-      await withHost(previous.host, (s) => applyHostClaims(s, [], [hostClaimId(key)]));
+    const oldHost = previous.host;
+    if (oldHost && (!inputs.host || !(await sameMachine(oldHost, inputs.host)))) {
+      await withHost(oldHost, (s) => applyHostClaims(s, [], [hostClaimId(key)]));
     }
   }
 }
@@ -118,7 +121,8 @@ async function convergeOnDirector(session: HostSession, inputs: RealServerInputs
   ]);
 }
 
-async function removeSnat(session: HostSession, inputs: RealServerInputs): Promise<void> {
+/** Deletes the SNAT rule of `inputs`; its boot file too unless `next` (an update) still has a rule of the same key. */
+async function removeSnat(session: HostSession, inputs: RealServerInputs, next?: RealServerInputs): Promise<void> {
   const snat = desiredSnatRule(inputs);
   if (!snat) return;
   const key = realServerId(inputs);
@@ -126,8 +130,11 @@ async function removeSnat(session: HostSession, inputs: RealServerInputs): Promi
     snatRules: snatRulesFact(ipFamily(inputs.address) ?? "inet"),
     snatFragment: fileFact(snatFragmentPath(key)),
   });
+  const keepFile = next !== undefined && desiredSnatRule(next) !== undefined && realServerId(next) === key;
   await session.apply([
-    ...planFiles([{ path: snatFragmentPath(key), content: null }], { [snatFragmentPath(key)]: live.snatFragment }),
+    ...(keepFile
+      ? []
+      : planFiles([{ path: snatFragmentPath(key), content: null }], { [snatFragmentPath(key)]: live.snatFragment })),
     ...planSnatRuleRemoval(snat, live.snatRules),
   ]);
 }
@@ -196,8 +203,13 @@ async function drain(inputs: RealServerInputs): Promise<void> {
   }
 }
 
-/** The destination as the first director listing it has it; undefined when none does. */
+/** The destination as the directors list it (one that drifted first); undefined when none has it. */
 export function readRealServer(inputs: RealServerInputs): Promise<IpvsDestination | undefined> {
+  const desired = desiredDestination(inputs);
   const key = realServerId(inputs);
-  return firstListing(inputs.directors, (table) => table.destinations[key]);
+  return listedEntry(
+    inputs.directors,
+    (table) => table.destinations[key],
+    (live) => sameDestination(live, desired),
+  );
 }

@@ -6,15 +6,15 @@ import { routesFact, routeToFact } from "../facts/routes";
 import { desiredService } from "../plan/desiredEntries";
 import { planFiles } from "../plan/files";
 import { HostClaim } from "../plan/hostClaim";
-import { planService, planServiceRemoval } from "../plan/virtualService";
+import { planService, planServiceRemoval, sameService } from "../plan/virtualService";
 import { renderServiceRules } from "../render/ipvsRules";
 import { serviceFragmentPath } from "../render/paths";
 import { canonicalIp, hostPrefixLength, ipFamily } from "../schemas/ip";
-import { Connection } from "../schemas/connection";
 import { VirtualServiceInputs } from "../schemas/virtualService";
+import { droppedDirectors } from "./directors";
 import { applyHostClaims } from "./host-claims";
 import { installIpvsBoot, ipvsBootFacts, removeIpvsBootIfUnused } from "./ipvs-boot";
-import { firstListing } from "./listing";
+import { listedEntry } from "./listing";
 import { HostSession, withHost } from "./session";
 
 export function virtualServiceId(inputs: VirtualServiceInputs): string {
@@ -25,14 +25,32 @@ function vipClaimId(key: string): string {
   return `vs:${key}`;
 }
 
-/** Creates or converges the service on every director, then holds its VIP there (when the director binds it). */
-export async function applyVirtualService(inputs: VirtualServiceInputs, removedDirectors: Connection[]): Promise<void> {
+/**
+ * Creates or converges the service on every director, then holds its VIP there (when the director binds it).
+ * `previous` is the state before an update: directors it had and the new inputs do not lose the service.
+ */
+export async function applyVirtualService(
+  inputs: VirtualServiceInputs,
+  previous?: VirtualServiceInputs,
+): Promise<void> {
   const desired = desiredService(inputs);
-  await Promise.all(inputs.directors.map((director) => withHost(director, (s) => converge(s, inputs, desired))));
-  await Promise.all(removedDirectors.map((director) => withHost(director, (s) => remove(s, desired))));
+  // A VIP held before and not any more is released (bindVip true -> false): its claim would re-add it at boot.
+  const released = previous?.bindVip === true && !binds(inputs);
+  await Promise.all(
+    inputs.directors.map((director) => withHost(director, (s) => converge(s, inputs, desired, released))),
+  );
+  const removed = await droppedDirectors(previous?.directors ?? [], inputs.directors);
+  await Promise.all(removed.map((director) => withHost(director, (s) => remove(s, desired))));
 }
 
-async function converge(session: HostSession, inputs: VirtualServiceInputs, desired: IpvsService): Promise<void> {
+const binds = (inputs: VirtualServiceInputs) => inputs.bindVip && inputs.address !== undefined;
+
+async function converge(
+  session: HostSession,
+  inputs: VirtualServiceInputs,
+  desired: IpvsService,
+  releaseVip: boolean,
+): Promise<void> {
   const key = serviceKey(desired.id);
   const fragment = serviceFragmentPath(key);
   const live = await session.read({ table: ipvsTableFact(), fragment: fileFact(fragment), ...ipvsBootFacts() });
@@ -42,9 +60,11 @@ async function converge(session: HostSession, inputs: VirtualServiceInputs, desi
     ...planService(desired, live.table),
   ]);
   // The VIP comes last, so that no packet reaches the director before the service exists.
-  if (inputs.bindVip && inputs.address !== undefined) {
+  if (binds(inputs) && inputs.address !== undefined) {
     const claim = await vipClaim(session, key, inputs.address, inputs.vipInterface);
     await applyHostClaims(session, [claim], []);
+  } else if (releaseVip) {
+    await applyHostClaims(session, [], [vipClaimId(key)]);
   }
 }
 
@@ -88,8 +108,13 @@ export async function removeVirtualService(inputs: VirtualServiceInputs): Promis
   await Promise.all(inputs.directors.map((director) => withHost(director, (s) => remove(s, desired))));
 }
 
-/** The service as the first director that has it lists it; undefined when no director has it any more. */
+/** The service as the directors list it (one that drifted first); undefined when no director has it any more. */
 export function readVirtualService(inputs: VirtualServiceInputs): Promise<IpvsService | undefined> {
-  const key = virtualServiceId(inputs);
-  return firstListing(inputs.directors, (table) => table.services[key]);
+  const desired = desiredService(inputs);
+  const key = serviceKey(desired.id);
+  return listedEntry(
+    inputs.directors,
+    (table) => table.services[key],
+    (live) => sameService(live, desired),
+  );
 }

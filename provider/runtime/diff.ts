@@ -18,7 +18,9 @@ export interface ResourceDiff {
 
 /** Inputs whose change means another entry (another host, service or destination): replace, never edit. */
 const IDENTITY: Record<ResourceKind, string[]> = {
-  director: ["connection.host", "connection.port"],
+  // A director on another address is updated, not replaced: the update gives up the old host only when it is
+  // another machine (a second name of the same one must not lose its setup).
+  director: [],
   virtualService: ["protocol", "address", "port", "fwmark", "family"],
   realServer: ["service", "address", "port"],
   // Either member on another host (or another VRID) is another pair. The old one goes first: the new keepalived.conf
