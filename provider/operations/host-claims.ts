@@ -73,11 +73,16 @@ export async function applyHostClaims(session: HostSession, add: HostClaim[], re
         devices.map((dev, i) => [dev, (at[`addresses${i}`] as { cidr: string }[]).map((a) => a.cidr)]),
       ),
       links: Object.fromEntries(all.links.map((dev, i) => [dev, at[`link${i}`] as { present: boolean; up: boolean }])),
+      heldVips: mergeClaims(stored.claims).vips,
     },
     stored.originals,
   );
   const live = Object.fromEntries(files.map((file, i) => [file.path, at[`file${i}`] as string | null]));
-  const keepOriginals = Object.keys(plan.originals.sysctls).length + Object.keys(plan.originals.routes).length > 0;
+  const keepOriginals =
+    Object.keys(plan.originals.sysctls).length +
+      Object.keys(plan.originals.routes).length +
+      (plan.originals.vips?.length ?? 0) >
+    0;
   const originalsFile: OwnedFile = {
     path: ORIGINALS_FILE,
     content: keepOriginals ? renderOriginalsFile(plan.originals) : null,

@@ -19,6 +19,7 @@ import { log } from "../remote";
 import { ipFamily } from "../schemas/ip";
 import { RealServerInputs } from "../schemas/realServer";
 import { applyHostClaims } from "./host-claims";
+import { refuseForeign } from "./ownership";
 import { installIpvsBoot, ipvsBootFacts, removeIpvsBootIfUnused } from "./ipvs-boot";
 import { droppedDirectors, sameMachine } from "./directors";
 import { listedEntry } from "./listing";
@@ -96,7 +97,6 @@ async function convergeOnDirector(session: HostSession, inputs: RealServerInputs
   const dest = desiredDestination(inputs);
   const key = destinationKey(dest.service, dest.address, dest.port);
   const snat = desiredSnatRule(inputs);
-  await applyHostClaims(session, [directorClaim(key, inputs)], []);
   const fragment = destinationFragmentPath(key);
   const snatFragment = snatFragmentPath(key);
   const live = await session.read({
@@ -106,6 +106,8 @@ async function convergeOnDirector(session: HostSession, inputs: RealServerInputs
     snatRules: snatRulesFact(ipFamily(inputs.address) ?? "inet"),
     ...ipvsBootFacts(),
   });
+  refuseForeign(session, `real server ${key}`, live.table.destinations[key], live.fragment, inputs.adopt);
+  await applyHostClaims(session, [directorClaim(key, inputs)], []);
   await session.apply([
     ...installIpvsBoot(live),
     ...planFiles(
@@ -146,7 +148,8 @@ async function removeFromDirector(session: HostSession, inputs: RealServerInputs
   const live = await session.read({ table: ipvsTableFact(), fragment: fileFact(fragment) });
   await session.apply([
     ...planFiles([{ path: fragment, content: null }], { [fragment]: live.fragment }),
-    ...planDestinationRemoval(dest.service, dest.address, dest.port, live.table),
+    // Only an entry we created or adopted (it has our boot fragment): never one that was there before.
+    ...(live.fragment !== null ? planDestinationRemoval(dest.service, dest.address, dest.port, live.table) : []),
   ]);
   await removeSnat(session, inputs);
   await applyHostClaims(session, [], [directorClaimId(key)]);
@@ -173,8 +176,8 @@ async function drain(inputs: RealServerInputs): Promise<void> {
   await Promise.all(
     inputs.directors.map((director) =>
       withHost(director, async (session) => {
-        const live = await session.read({ table: ipvsTableFact() });
-        await session.apply(planQuiesce(dest.service, dest.address, dest.port, live.table));
+        const live = await session.read({ table: ipvsTableFact(), fragment: fileFact(destinationFragmentPath(key)) });
+        if (live.fragment !== null) await session.apply(planQuiesce(dest.service, dest.address, dest.port, live.table));
       }),
     ),
   );

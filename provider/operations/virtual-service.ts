@@ -13,6 +13,7 @@ import { canonicalIp, hostPrefixLength, ipFamily } from "../schemas/ip";
 import { VirtualServiceInputs } from "../schemas/virtualService";
 import { droppedDirectors } from "./directors";
 import { applyHostClaims } from "./host-claims";
+import { refuseForeign } from "./ownership";
 import { installIpvsBoot, ipvsBootFacts, removeIpvsBootIfUnused } from "./ipvs-boot";
 import { listedEntry } from "./listing";
 import { HostSession, withHost } from "./session";
@@ -54,6 +55,7 @@ async function converge(
   const key = serviceKey(desired.id);
   const fragment = serviceFragmentPath(key);
   const live = await session.read({ table: ipvsTableFact(), fragment: fileFact(fragment), ...ipvsBootFacts() });
+  refuseForeign(session, `virtual service ${key}`, live.table.services[key], live.fragment, inputs.adopt);
   await session.apply([
     ...installIpvsBoot(live),
     ...planFiles([{ path: fragment, content: renderServiceRules(desired) }], { [fragment]: live.fragment }),
@@ -98,7 +100,8 @@ async function remove(session: HostSession, desired: IpvsService): Promise<void>
   const live = await session.read({ table: ipvsTableFact(), fragment: fileFact(fragment) });
   await session.apply([
     ...planFiles([{ path: fragment, content: null }], { [fragment]: live.fragment }),
-    ...planServiceRemoval(desired.id, live.table),
+    // Only a service we created (its boot fragment is written with it) or adopted: never one that was there before.
+    ...(live.fragment !== null ? planServiceRemoval(desired.id, live.table) : []),
   ]);
   await removeIpvsBootIfUnused(session);
 }
