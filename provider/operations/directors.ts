@@ -12,17 +12,21 @@ function machineId(connection: ConnectionSpec): Promise<string | undefined> {
  * Whether two connections reach one machine: the same address, or the same machine id (an IP and a DNS name, another
  * address of the host). Decides every removal from a host that an update seems to drop.
  */
-export async function sameMachine(a: ConnectionSpec, b: ConnectionSpec): Promise<boolean> {
+export async function sameMachine(a: ConnectionSpec, b: ConnectionSpec, identify = machineId): Promise<boolean> {
   if (sameAddress(a, b)) return true;
-  const [idA, idB] = await Promise.all([machineId(a), machineId(b)]);
+  const [idA, idB] = await Promise.all([identify(a), identify(b)]);
   return idA !== undefined && idA === idB;
 }
 
 /** Directors listed before an update and not after it, by machine: their entries must go. */
-export async function droppedDirectors<T extends ConnectionSpec>(before: T[], after: T[]): Promise<T[]> {
+export async function droppedDirectors<T extends ConnectionSpec>(
+  before: T[],
+  after: T[],
+  identify = machineId,
+): Promise<T[]> {
   const candidates = before.filter((d) => !after.some((n) => sameAddress(n, d)));
   if (candidates.length === 0) return [];
-  const kept = await Promise.all(after.map(machineId));
-  const ids = await Promise.all(candidates.map(machineId));
+  const kept = await Promise.all(after.map(identify));
+  const ids = await Promise.all(candidates.map(identify));
   return candidates.filter((_d, i) => ids[i] === undefined || !kept.includes(ids[i]));
 }
