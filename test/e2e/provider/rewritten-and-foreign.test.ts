@@ -96,7 +96,6 @@ describe("never take down what works", () => {
     );
     try {
       const handSetup = await hostSnapshot("dir1");
-      expect(tally(await fetchThroughVip(vip, 80, 2))).toEqual({ rs2: 2 });
       const base: Declared[] = [
         { name: "dir1", kind: "director", inputs: { connection: dir1 } },
         {
@@ -133,7 +132,6 @@ describe("never take down what works", () => {
       await stack.deploy(base);
       await stack.destroy();
       expect(await hostSnapshot("dir1")).toBe(handSetup);
-      expect(tally(await fetchThroughVip(vip, 80, 2))).toEqual({ rs2: 2 });
     } finally {
       await labExec("dir1", `ipvsadm -D -t ${handMade}; ip addr del ${vip}/32 dev eth0; true`);
     }
