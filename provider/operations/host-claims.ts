@@ -39,7 +39,15 @@ export async function applyHostClaims(session: HostSession, add: HostClaim[], re
   const released = stored.claims.filter((c) => release.includes(c.id) && !add.some((a) => a.id === c.id));
   // Replacing a claim also releases what only its old version needed.
   const superseded = stored.claims.filter((c) => add.some((a) => a.id === c.id));
-  const all = mergeClaims([...claims, ...released, ...superseded]);
+  // What to read: the wanted state and what goes. They are merged apart: a superseded claim may want another value
+  // for the same sysctl or route (expireNodestConn, directorAddress changed), which is what an update is.
+  const wanted = mergeClaims(claims);
+  const old = mergeClaims([...released, ...superseded]);
+  const all = {
+    vips: [...wanted.vips, ...old.vips],
+    sysctls: { ...old.sysctls, ...wanted.sysctls },
+    links: [...new Set([...wanted.links, ...old.links])],
+  };
 
   const devices = [...new Set(all.vips.map((v) => v.dev))];
   // The paths to read; the sysctl file's content is settled once the live values are known.
@@ -67,11 +75,16 @@ export async function applyHostClaims(session: HostSession, add: HostClaim[], re
         devices.map((dev, i) => [dev, (at[`addresses${i}`] as { cidr: string }[]).map((a) => a.cidr)]),
       ),
       links: Object.fromEntries(all.links.map((dev, i) => [dev, at[`link${i}`] as { present: boolean; up: boolean }])),
+      heldVips: mergeClaims(stored.claims).vips,
     },
     stored.originals,
   );
   const live = Object.fromEntries(files.map((file, i) => [file.path, at[`file${i}`] as string | null]));
-  const keepOriginals = Object.keys(plan.originals.sysctls).length + Object.keys(plan.originals.routes).length > 0;
+  const keepOriginals =
+    Object.keys(plan.originals.sysctls).length +
+      Object.keys(plan.originals.routes).length +
+      (plan.originals.vips?.length ?? 0) >
+    0;
   const originalsFile: OwnedFile = {
     path: ORIGINALS_FILE,
     content: keepOriginals ? renderOriginalsFile(plan.originals) : null,

@@ -3,15 +3,18 @@ import { ipvsTableFact } from "../facts/ipvsTable";
 import { ConnectionSpec } from "../remote";
 import { withHost } from "./session";
 
-/** An entry as the first director listing it has it (directors in order); undefined when none has it any more. */
-export async function firstListing<T>(
+/**
+ * An entry as the directors list it: the first listing that is not as wanted, so that drift on any director of a pair
+ * shows, else the first one; undefined when no director has it any more.
+ */
+export async function listedEntry<T>(
   directors: ConnectionSpec[],
   pick: (table: IpvsTable) => T | undefined,
+  asWanted: (entry: T) => boolean,
 ): Promise<T | undefined> {
-  for (const director of directors) {
-    const live = await withHost(director, (s) => s.read({ table: ipvsTableFact() }));
-    const entry = pick(live.table);
-    if (entry !== undefined) return entry;
-  }
-  return undefined;
+  const listed = await Promise.all(
+    directors.map((director) => withHost(director, (s) => s.read({ table: ipvsTableFact() }))),
+  );
+  const entries = listed.map((live) => pick(live.table)).filter((entry): entry is T => entry !== undefined);
+  return entries.find((entry) => !asWanted(entry)) ?? entries[0];
 }

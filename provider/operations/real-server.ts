@@ -8,10 +8,10 @@ import { snatRulesFact } from "../facts/snatRules";
 import { desiredDestination, desiredSnatRule } from "../plan/desiredEntries";
 import { planFiles } from "../plan/files";
 import { HostClaim } from "../plan/hostClaim";
-import { planDestination, planDestinationRemoval, planQuiesce } from "../plan/realServer";
+import { planDestination, planDestinationRemoval, planQuiesce, sameDestination } from "../plan/realServer";
 import { realServerClaim } from "../plan/realServerClaim";
 import { command } from "../plan/shell";
-import { planSnatRule, planSnatRuleRemoval } from "../plan/snat";
+import { planSnatRule, planSnatRuleRemoval, sameSnatRule } from "../plan/snat";
 import { renderDestinationRules } from "../render/ipvsRules";
 import { renderSnatRule } from "../render/snatRules";
 import { destinationFragmentPath, snatFragmentPath } from "../render/paths";
@@ -19,9 +19,10 @@ import { log } from "../remote";
 import { ipFamily } from "../schemas/ip";
 import { RealServerInputs } from "../schemas/realServer";
 import { applyHostClaims } from "./host-claims";
+import { refuseForeign } from "./ownership";
 import { installIpvsBoot, ipvsBootFacts, removeIpvsBootIfUnused } from "./ipvs-boot";
-import { droppedDirectors } from "./directors";
-import { firstListing } from "./listing";
+import { droppedDirectors, sameMachine } from "./directors";
+import { listedEntry } from "./listing";
 import { HostSession, withHost } from "./session";
 
 export function realServerId(inputs: RealServerInputs): string {
@@ -61,13 +62,16 @@ export async function applyRealServer(inputs: RealServerInputs, previous?: RealS
   }
   await Promise.all(inputs.directors.map((director) => withHost(director, (s) => convergeOnDirector(s, inputs))));
   if (previous) {
-    const dropped = droppedDirectors(previous.directors, inputs.directors);
+    const dropped = await droppedDirectors(previous.directors, inputs.directors);
     await Promise.all(dropped.map((director) => withHost(director, (s) => removeFromDirector(s, previous))));
-    if (previous.forwarding === "fullnat" && inputs.forwarding !== "fullnat") {
-      await Promise.all(inputs.directors.map((director) => withHost(director, (s) => removeSnat(s, previous))));
+    // The old SNAT rule keeps matching until it is deleted (fullnat given up, or another snatSource).
+    const oldSnat = desiredSnatRule(previous);
+    if (oldSnat && !sameSnatRule(oldSnat, desiredSnatRule(inputs))) {
+      await Promise.all(inputs.directors.map((director) => withHost(director, (s) => removeSnat(s, previous, inputs))));
     }
-    if (previous.host && (!inputs.host || previous.host.host !== inputs.host.host)) {
-      await withHost(previous.host, (s) => applyHostClaims(s, [], [hostClaimId(key)]));
+    const oldHost = previous.host;
+    if (oldHost && (!inputs.host || !(await sameMachine(oldHost, inputs.host)))) {
+      await withHost(oldHost, (s) => applyHostClaims(s, [], [hostClaimId(key)]));
     }
   }
 }
@@ -93,7 +97,6 @@ async function convergeOnDirector(session: HostSession, inputs: RealServerInputs
   const dest = desiredDestination(inputs);
   const key = destinationKey(dest.service, dest.address, dest.port);
   const snat = desiredSnatRule(inputs);
-  await applyHostClaims(session, [directorClaim(key, inputs)], []);
   const fragment = destinationFragmentPath(key);
   const snatFragment = snatFragmentPath(key);
   const live = await session.read({
@@ -103,6 +106,8 @@ async function convergeOnDirector(session: HostSession, inputs: RealServerInputs
     snatRules: snatRulesFact(ipFamily(inputs.address) ?? "inet"),
     ...ipvsBootFacts(),
   });
+  refuseForeign(session, `real server ${key}`, live.table.destinations[key], live.fragment, inputs.adopt);
+  await applyHostClaims(session, [directorClaim(key, inputs)], []);
   await session.apply([
     ...installIpvsBoot(live),
     ...planFiles(
@@ -118,7 +123,8 @@ async function convergeOnDirector(session: HostSession, inputs: RealServerInputs
   ]);
 }
 
-async function removeSnat(session: HostSession, inputs: RealServerInputs): Promise<void> {
+/** Deletes the SNAT rule of `inputs`; its boot file too unless `next` (an update) still has a rule of the same key. */
+async function removeSnat(session: HostSession, inputs: RealServerInputs, next?: RealServerInputs): Promise<void> {
   const snat = desiredSnatRule(inputs);
   if (!snat) return;
   const key = realServerId(inputs);
@@ -126,8 +132,11 @@ async function removeSnat(session: HostSession, inputs: RealServerInputs): Promi
     snatRules: snatRulesFact(ipFamily(inputs.address) ?? "inet"),
     snatFragment: fileFact(snatFragmentPath(key)),
   });
+  const keepFile = next !== undefined && desiredSnatRule(next) !== undefined && realServerId(next) === key;
   await session.apply([
-    ...planFiles([{ path: snatFragmentPath(key), content: null }], { [snatFragmentPath(key)]: live.snatFragment }),
+    ...(keepFile
+      ? []
+      : planFiles([{ path: snatFragmentPath(key), content: null }], { [snatFragmentPath(key)]: live.snatFragment })),
     ...planSnatRuleRemoval(snat, live.snatRules),
   ]);
 }
@@ -139,7 +148,8 @@ async function removeFromDirector(session: HostSession, inputs: RealServerInputs
   const live = await session.read({ table: ipvsTableFact(), fragment: fileFact(fragment) });
   await session.apply([
     ...planFiles([{ path: fragment, content: null }], { [fragment]: live.fragment }),
-    ...planDestinationRemoval(dest.service, dest.address, dest.port, live.table),
+    // Only an entry we created or adopted (it has our boot fragment): never one that was there before.
+    ...(live.fragment !== null ? planDestinationRemoval(dest.service, dest.address, dest.port, live.table) : []),
   ]);
   await removeSnat(session, inputs);
   await applyHostClaims(session, [], [directorClaimId(key)]);
@@ -166,8 +176,8 @@ async function drain(inputs: RealServerInputs): Promise<void> {
   await Promise.all(
     inputs.directors.map((director) =>
       withHost(director, async (session) => {
-        const live = await session.read({ table: ipvsTableFact() });
-        await session.apply(planQuiesce(dest.service, dest.address, dest.port, live.table));
+        const live = await session.read({ table: ipvsTableFact(), fragment: fileFact(destinationFragmentPath(key)) });
+        if (live.fragment !== null) await session.apply(planQuiesce(dest.service, dest.address, dest.port, live.table));
       }),
     ),
   );
@@ -196,8 +206,13 @@ async function drain(inputs: RealServerInputs): Promise<void> {
   }
 }
 
-/** The destination as the first director listing it has it; undefined when none does. */
+/** The destination as the directors list it (one that drifted first); undefined when none has it. */
 export function readRealServer(inputs: RealServerInputs): Promise<IpvsDestination | undefined> {
+  const desired = desiredDestination(inputs);
   const key = realServerId(inputs);
-  return firstListing(inputs.directors, (table) => table.destinations[key]);
+  return listedEntry(
+    inputs.directors,
+    (table) => table.destinations[key],
+    (live) => sameDestination(live, desired),
+  );
 }

@@ -6,15 +6,16 @@ import { routesFact, routeToFact } from "../facts/routes";
 import { desiredService } from "../plan/desiredEntries";
 import { planFiles } from "../plan/files";
 import { HostClaim } from "../plan/hostClaim";
-import { planService, planServiceRemoval } from "../plan/virtualService";
+import { planService, planServiceRemoval, sameService } from "../plan/virtualService";
 import { renderServiceRules } from "../render/ipvsRules";
 import { serviceFragmentPath } from "../render/paths";
 import { canonicalIp, hostPrefixLength, ipFamily } from "../schemas/ip";
-import { Connection } from "../schemas/connection";
 import { VirtualServiceInputs } from "../schemas/virtualService";
+import { droppedDirectors } from "./directors";
 import { applyHostClaims } from "./host-claims";
+import { refuseForeign } from "./ownership";
 import { installIpvsBoot, ipvsBootFacts, removeIpvsBootIfUnused } from "./ipvs-boot";
-import { firstListing } from "./listing";
+import { listedEntry } from "./listing";
 import { HostSession, withHost } from "./session";
 
 export function virtualServiceId(inputs: VirtualServiceInputs): string {
@@ -25,26 +26,47 @@ function vipClaimId(key: string): string {
   return `vs:${key}`;
 }
 
-/** Creates or converges the service on every director, then holds its VIP there (when the director binds it). */
-export async function applyVirtualService(inputs: VirtualServiceInputs, removedDirectors: Connection[]): Promise<void> {
+/**
+ * Creates or converges the service on every director, then holds its VIP there (when the director binds it).
+ * `previous` is the state before an update: directors it had and the new inputs do not lose the service.
+ */
+export async function applyVirtualService(
+  inputs: VirtualServiceInputs,
+  previous?: VirtualServiceInputs,
+): Promise<void> {
   const desired = desiredService(inputs);
-  await Promise.all(inputs.directors.map((director) => withHost(director, (s) => converge(s, inputs, desired))));
-  await Promise.all(removedDirectors.map((director) => withHost(director, (s) => remove(s, desired))));
+  // A VIP held before and not any more is released (bindVip true -> false): its claim would re-add it at boot.
+  const released = previous?.bindVip === true && !binds(inputs);
+  await Promise.all(
+    inputs.directors.map((director) => withHost(director, (s) => converge(s, inputs, desired, released))),
+  );
+  const removed = await droppedDirectors(previous?.directors ?? [], inputs.directors);
+  await Promise.all(removed.map((director) => withHost(director, (s) => remove(s, desired))));
 }
 
-async function converge(session: HostSession, inputs: VirtualServiceInputs, desired: IpvsService): Promise<void> {
+const binds = (inputs: VirtualServiceInputs) => inputs.bindVip && inputs.address !== undefined;
+
+async function converge(
+  session: HostSession,
+  inputs: VirtualServiceInputs,
+  desired: IpvsService,
+  releaseVip: boolean,
+): Promise<void> {
   const key = serviceKey(desired.id);
   const fragment = serviceFragmentPath(key);
   const live = await session.read({ table: ipvsTableFact(), fragment: fileFact(fragment), ...ipvsBootFacts() });
+  refuseForeign(session, `virtual service ${key}`, live.table.services[key], live.fragment, inputs.adopt);
   await session.apply([
     ...installIpvsBoot(live),
     ...planFiles([{ path: fragment, content: renderServiceRules(desired) }], { [fragment]: live.fragment }),
     ...planService(desired, live.table),
   ]);
   // The VIP comes last, so that no packet reaches the director before the service exists.
-  if (inputs.bindVip && inputs.address !== undefined) {
+  if (binds(inputs) && inputs.address !== undefined) {
     const claim = await vipClaim(session, key, inputs.address, inputs.vipInterface);
     await applyHostClaims(session, [claim], []);
+  } else if (releaseVip) {
+    await applyHostClaims(session, [], [vipClaimId(key)]);
   }
 }
 
@@ -78,7 +100,8 @@ async function remove(session: HostSession, desired: IpvsService): Promise<void>
   const live = await session.read({ table: ipvsTableFact(), fragment: fileFact(fragment) });
   await session.apply([
     ...planFiles([{ path: fragment, content: null }], { [fragment]: live.fragment }),
-    ...planServiceRemoval(desired.id, live.table),
+    // Only a service we created (its boot fragment is written with it) or adopted: never one that was there before.
+    ...(live.fragment !== null ? planServiceRemoval(desired.id, live.table) : []),
   ]);
   await removeIpvsBootIfUnused(session);
 }
@@ -88,8 +111,13 @@ export async function removeVirtualService(inputs: VirtualServiceInputs): Promis
   await Promise.all(inputs.directors.map((director) => withHost(director, (s) => remove(s, desired))));
 }
 
-/** The service as the first director that has it lists it; undefined when no director has it any more. */
+/** The service as the directors list it (one that drifted first); undefined when no director has it any more. */
 export function readVirtualService(inputs: VirtualServiceInputs): Promise<IpvsService | undefined> {
-  const key = virtualServiceId(inputs);
-  return firstListing(inputs.directors, (table) => table.services[key]);
+  const desired = desiredService(inputs);
+  const key = serviceKey(desired.id);
+  return listedEntry(
+    inputs.directors,
+    (table) => table.services[key],
+    (live) => sameService(live, desired),
+  );
 }

@@ -1,5 +1,5 @@
 import { RealServerInputs } from "../schemas/realServer";
-import { canonicalIp, hostPrefixLength } from "../schemas/ip";
+import { canonicalIp, hostPrefixLength, routeDestination } from "../schemas/ip";
 import { serviceFamily } from "../schemas/serviceIdentity";
 import { HostClaim } from "./hostClaim";
 import { interfaceSysctl } from "./sysctls";
@@ -38,7 +38,11 @@ export function realServerClaim(id: string, inputs: RealServerInputs, egressDev:
     }
   }
   if (forwarding === "nat" && inputs.directorAddress !== undefined) {
-    claim.routes.push({ family, to: inputs.clientPrefix ?? "default", via: canonicalIp(inputs.directorAddress) });
+    claim.routes.push({
+      family,
+      to: inputs.clientPrefix === undefined ? "default" : routeDestination(inputs.clientPrefix),
+      via: canonicalIp(inputs.directorAddress),
+    });
   }
   return claim;
 }

@@ -1,7 +1,7 @@
 import { LinkState } from "../facts/link";
 import { Route } from "../facts/routes";
 import { Family } from "../schemas/ip";
-import { ClaimedRoute, HostClaim, mergeClaims, routeKey } from "./hostClaim";
+import { ClaimedRoute, ClaimedVip, HostClaim, mergeClaims, routeKey } from "./hostClaim";
 import { planModules } from "./modules";
 import { command } from "./shell";
 import { planSysctls, sysctlSatisfied } from "./sysctls";
@@ -13,6 +13,8 @@ export interface RealServerHostFacts {
   addresses: Record<string, string[]>;
   sysctls: Record<string, string>;
   routes: Record<Family, Route[]>;
+  /** VIPs the host's stored claims held before this apply: a live VIP none of them held was not ours. */
+  heldVips: ClaimedVip[];
 }
 
 /** Values recorded before our first change to them, restored when the last claim needing them goes. */
@@ -20,6 +22,8 @@ export interface HostOriginals {
   sysctls: Record<string, string>;
   /** By routeKey; null when there was no such route. */
   routes: Record<string, { via?: string; dev?: string } | null>;
+  /** VIPs ("dev cidr") that were on the host before the first claim on them: never deleted by us. */
+  vips?: string[];
 }
 
 export interface RealServerHostPlan {
@@ -41,6 +45,7 @@ export function planRealServerHost(
   const wanted = mergeClaims(claims);
   const gone = mergeClaims(released);
   const next: HostOriginals = { sysctls: { ...originals.sysctls }, routes: { ...originals.routes } };
+  const preexisting = new Set(originals.vips ?? []);
   const commands: string[] = [...planModules(wanted.modules, facts.loadedModules)];
 
   for (const dev of wanted.links) {
@@ -54,8 +59,9 @@ export function planRealServerHost(
   }
   commands.push(...planSysctls(wanted.sysctls, facts.sysctls));
   for (const vip of wanted.vips) {
-    if (!facts.addresses[vip.dev]?.includes(vip.cidr))
-      commands.push(command("ip", "addr", "add", vip.cidr, "dev", vip.dev));
+    const live = facts.addresses[vip.dev]?.includes(vip.cidr);
+    if (!live) commands.push(command("ip", "addr", "add", vip.cidr, "dev", vip.dev));
+    else if (!facts.heldVips.some((v) => vipKey(v) === vipKey(vip))) preexisting.add(vipKey(vip));
   }
   for (const route of wanted.routes) {
     const live = liveRoute(facts, route);
@@ -65,11 +71,12 @@ export function planRealServerHost(
   }
 
   for (const vip of gone.vips) {
-    const stillWanted = wanted.vips.some((v) => v.dev === vip.dev && v.cidr === vip.cidr);
-    if (!stillWanted && facts.addresses[vip.dev]?.includes(vip.cidr)) {
+    if (wanted.vips.some((v) => vipKey(v) === vipKey(vip))) continue;
+    if (!preexisting.delete(vipKey(vip)) && facts.addresses[vip.dev]?.includes(vip.cidr)) {
       commands.push(command("ip", "addr", "del", vip.cidr, "dev", vip.dev));
     }
   }
+  if (preexisting.size > 0) next.vips = [...preexisting].sort();
   for (const route of gone.routes) {
     const key = routeKey(route);
     if (wanted.routes.some((r) => routeKey(r) === key) || !(key in next.routes)) continue;
@@ -83,6 +90,10 @@ export function planRealServerHost(
   }
   // Modules and links stay: an idle tunl0 or a loaded ipip module carries no traffic and others may rely on them.
   return { commands, originals: next };
+}
+
+function vipKey(vip: ClaimedVip): string {
+  return `${vip.dev} ${vip.cidr}`;
 }
 
 function familyArgs(family: Family): string[] {

@@ -34,10 +34,12 @@ function withVerb(rule: SnatRule, verb: "-A" | "-D"): string {
   return command(tool, table, nat, verb, chain, ...spec);
 }
 
+export function sameSnatRule(a: SnatRule, b: SnatRule | undefined): boolean {
+  return b !== undefined && a.vip === b.vip && a.port === b.port && a.rip === b.rip && a.toSource === b.toSource;
+}
+
 function present(rule: SnatRule, live: SnatRule[]): boolean {
-  return live.some(
-    (r) => r.vip === rule.vip && r.port === rule.port && r.rip === rule.rip && r.toSource === rule.toSource,
-  );
+  return live.some((r) => sameSnatRule(rule, r));
 }
 
 /** `live` comes from the same family's `iptables -t nat -S POSTROUTING`. */

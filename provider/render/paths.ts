@@ -1,3 +1,5 @@
+import * as ipaddr from "ipaddr.js";
+
 // Every file lvs-pulumi writes on a host. Everything we own lives under /etc/lvs-pulumi or carries "lvs-pulumi".
 
 export const STATE_DIR = "/etc/lvs-pulumi";
@@ -34,9 +36,18 @@ export const OWNED_DIRS = [
   SCRIPT_DIR,
 ];
 
-/** A key ("tcp:[2001:db8::1]:80/[2001:db8::11]:80") as a file name part. */
+/**
+ * A key ("tcp:[2001:db8::1]:80/[2001:db8::11]:80") as a file name part, one name per key: an IPv6 address is
+ * written as its 32 hex digits, since squashing its colons would make 2001:db8:1::5 and 2001:db8::1:5 one name.
+ */
 export function fileSafe(key: string): string {
-  return key.replace(/[^A-Za-z0-9.-]+/g, "_");
+  return key
+    .replace(/\[([0-9a-fA-F:.]+)\]/g, (_match, address: string) =>
+      ipaddr.IPv6.parse(address)
+        .parts.map((part) => part.toString(16).padStart(4, "0"))
+        .join(""),
+    )
+    .replace(/[^A-Za-z0-9.-]+/g, "_");
 }
 
 export function serviceFragmentPath(serviceKey: string): string {

@@ -1,8 +1,12 @@
 // diff() is pure: it compares the old outputs with the new, checked inputs and never opens SSH. `__provider` is
 // ignored so that upgrading this library shows no change.
 
+import { destinationKey, serviceKey } from "../facts/ipvsModel";
+import { desiredDestination, desiredServiceId } from "../plan/desiredEntries";
 import { expectedKeepalived } from "../plan/haPair";
 import { haPairInputsSchema } from "../schemas/haPair";
+import { realServerInputsSchema } from "../schemas/realServer";
+import { virtualServiceInputsSchema } from "../schemas/virtualService";
 
 export type ResourceKind = "director" | "virtualService" | "realServer" | "haPair";
 
@@ -14,7 +18,9 @@ export interface ResourceDiff {
 
 /** Inputs whose change means another entry (another host, service or destination): replace, never edit. */
 const IDENTITY: Record<ResourceKind, string[]> = {
-  director: ["connection.host", "connection.port"],
+  // A director on another address is updated, not replaced: the update gives up the old host only when it is
+  // another machine (a second name of the same one must not lose its setup).
+  director: [],
   virtualService: ["protocol", "address", "port", "fwmark", "family"],
   realServer: ["service", "address", "port"],
   // Either member on another host (or another VRID) is another pair. The old one goes first: the new keepalived.conf
@@ -27,6 +33,28 @@ const IDENTITY: Record<ResourceKind, string[]> = {
     "virtualRouterId",
   ],
 };
+
+/**
+ * The key of the entry on the host. Inputs written differently (a port spelled out, an IPv6 address in upper case, a
+ * fwmark family made explicit) with the same key are the same entry: replacing it would create nothing and then
+ * delete the live entry.
+ */
+const ENTRY_KEY: Partial<Record<ResourceKind, (inputs: Record<string, unknown>) => string>> = {
+  virtualService: (inputs) => serviceKey(desiredServiceId(virtualServiceInputsSchema().parse(inputs))),
+  realServer: (inputs) => {
+    const dest = desiredDestination(realServerInputsSchema().parse(inputs));
+    return destinationKey(dest.service, dest.address, dest.port);
+  },
+};
+
+/** Undefined when the kind has no key or the inputs are not complete yet (unknown in a preview). */
+function entryKey(kind: ResourceKind, inputs: Record<string, unknown>): string | undefined {
+  try {
+    return ENTRY_KEY[kind]?.(inputs);
+  } catch {
+    return undefined;
+  }
+}
 
 const DELETE_BEFORE_REPLACE: Record<ResourceKind, boolean> = {
   director: false,
@@ -87,7 +115,11 @@ export function diffResource(
     ...[...keys].filter((key) => canonical(olds[key]) !== canonical(news[key])),
     ...drifted(kind, oldProps, newProps),
   ];
-  const replaces = IDENTITY[kind].filter((path) => canonical(at(olds, path)) !== canonical(at(news, path)));
+  const key = entryKey(kind, olds);
+  const sameEntry = key !== undefined && key === entryKey(kind, news);
+  const replaces = sameEntry
+    ? []
+    : IDENTITY[kind].filter((path) => canonical(at(olds, path)) !== canonical(at(news, path)));
   // A new identity is a new key on the director, so the replacement can exist beside the old entry: create first.
   return {
     changes: changed.length > 0,

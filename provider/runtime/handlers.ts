@@ -1,4 +1,4 @@
-import { droppedDirectors } from "../operations/directors";
+import { sameMachine } from "../operations/directors";
 import { applyDirector, readDirector, removeDirector } from "../operations/director";
 import { applyHaPair, readHaPair, removeHaPair } from "../operations/ha-pair";
 import { haPairId } from "../plan/haPair";
@@ -32,7 +32,14 @@ export interface Handler {
 const director: Handler = {
   schema: directorInputsSchema,
   id: (inputs) => `director:${connectionKey((inputs as DirectorInputs).connection)}`,
-  apply: async (inputs) => ({ ...(await applyDirector(inputs as DirectorInputs)) }),
+  apply: async (inputs, previous) => {
+    const next = inputs as DirectorInputs;
+    const facts = await applyDirector(next);
+    // Another host (not another name of the same one) gives up the director setup.
+    const before = previous as DirectorInputs | undefined;
+    if (before && !(await sameMachine(before.connection, next.connection))) await removeDirector(before);
+    return { ...facts };
+  },
   read: async (inputs) => ({ ...(await readDirector(inputs as DirectorInputs)) }),
   remove: (inputs) => removeDirector(inputs as DirectorInputs),
 };
@@ -41,9 +48,7 @@ const virtualService: Handler = {
   schema: virtualServiceInputsSchema,
   id: (inputs) => virtualServiceId(inputs as VirtualServiceInputs),
   apply: async (inputs, previous) => {
-    const next = inputs as VirtualServiceInputs;
-    const before = (previous as VirtualServiceInputs | undefined)?.directors ?? [];
-    await applyVirtualService(next, droppedDirectors(before, next.directors));
+    await applyVirtualService(inputs as VirtualServiceInputs, previous as VirtualServiceInputs | undefined);
     return {};
   },
   read: async (inputs) => {

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { ipFamily, unusableAddress } from "./ip";
+import { canonicalIp, ipFamily, unusableAddress } from "./ip";
 
 // Field builders are functions: Pulumi's closure serializer cannot capture module-level zod objects.
 
@@ -20,8 +20,12 @@ export function portField() {
   return intInRange(1, 65535);
 }
 
+/** An IP address, checked and then written as the kernel lists it: "2001:DB8::0:1" and "2001:db8::1" are one entry. */
 export function ipAddressField() {
-  return z.string().refine((value) => ipFamily(value) !== undefined, { error: "is not an IPv4 or IPv6 address" });
+  return z
+    .string()
+    .refine((value) => ipFamily(value) !== undefined, { error: "is not an IPv4 or IPv6 address" })
+    .overwrite((value) => (ipFamily(value) !== undefined ? canonicalIp(value) : value));
 }
 
 /** A VIP or RIP: a literal address that can carry a service (not loopback, multicast, link-local, "any"...). */

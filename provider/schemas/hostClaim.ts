@@ -21,5 +21,6 @@ export function hostOriginalsSchema(): z.ZodType<HostOriginals> {
   return z.object({
     sysctls: z.record(z.string(), z.string()),
     routes: z.record(z.string(), route.nullable()),
+    vips: z.array(z.string()).optional(),
   });
 }

@@ -45,6 +45,18 @@ export function cidrFamily(value: string): Family | undefined {
   return family && prefix <= hostPrefixLength(family) ? family : undefined;
 }
 
+/** A CIDR as `ip route` lists a route's destination: "default" for /0, the network address, no length for a host. */
+export function routeDestination(cidr: string): string {
+  const [address, length] = ipaddr.parseCIDR(cidr);
+  if (length === 0) return "default";
+  const network = canonicalIp(
+    address instanceof ipaddr.IPv6
+      ? ipaddr.IPv6.networkAddressFromCIDR(cidr).toString()
+      : ipaddr.IPv4.networkAddressFromCIDR(cidr).toString(),
+  );
+  return length === hostPrefixLength(ipFamily(network) ?? "inet") ? network : `${network}/${length}`;
+}
+
 /** A dotted IPv4 netmask with contiguous ones (255.255.255.0, not 255.0.255.0). */
 export function isIpv4Netmask(value: string): boolean {
   return ipaddr.IPv4.isValidFourPartDecimal(value) && ipaddr.IPv4.parse(value).prefixLengthFromSubnetMask() !== null;

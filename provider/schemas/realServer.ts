@@ -51,6 +51,12 @@ export function realServerInputsSchema() {
         .describe(
           "on delete: weight 0 first (no new connections), then up to this long for its active connections to end, then removal; 0 removes at once",
         ),
+      adopt: z
+        .boolean()
+        .optional()
+        .describe(
+          "take over a real server with the same key that a director already has and lvs-pulumi did not create (it is then managed, and deleted with this resource); without it such an entry is an error and is left as it is",
+        ),
       clientPrefix: z
         .string()
         .optional()

@@ -37,6 +37,12 @@ export function virtualServiceInputsSchema() {
         .boolean()
         .default(true)
         .describe("hold the VIP on the directors (false when something else does, e.g. keepalived in an HA pair)"),
+      adopt: z
+        .boolean()
+        .optional()
+        .describe(
+          "take over a service with the same key that a director already has and lvs-pulumi did not create (it is then managed, and deleted with this resource); without it such a service is an error and is left as it is",
+        ),
       vipInterface: interfaceNameField()
         .optional()
         .describe("the director interface that holds the VIP (default: the one the director routes the VIP through)"),

@@ -51,6 +51,29 @@ describe("realServerClaim", () => {
     ).toEqual([{ family: "inet", to: "192.0.2.0/24", via: "198.51.100.1" }]);
   });
 
+  it("NAT: the client prefix as ip route lists it, so originals and removal find the route", () => {
+    const to = (clientPrefix: string, directorAddress = "198.51.100.1") =>
+      claimFor({ forwarding: "nat", directorAddress, clientPrefix }).routes[0].to;
+    expect(to("0.0.0.0/0")).toBe("default");
+    expect(to("203.0.113.7/24")).toBe("203.0.113.0/24");
+    expect(to("203.0.113.7/32")).toBe("203.0.113.7");
+    const v6 = (clientPrefix: string) =>
+      realServerClaim(
+        "web-1",
+        realServerInputsSchema().parse({
+          ...base,
+          service: { protocol: "tcp", address: "2001:db8::1", port: 80 },
+          address: "2001:db8::11",
+          forwarding: "nat",
+          directorAddress: "2001:db8::fe",
+          clientPrefix,
+        }),
+        "eth1",
+      ).routes[0].to;
+    expect(v6("::/0")).toBe("default");
+    expect(v6("2001:DB8:0:0:1::/64")).toBe("2001:db8::/64");
+  });
+
   it("fullnat needs nothing on the real server", () => {
     expect(claimFor({ forwarding: "fullnat", snatSource: "198.51.100.1", port: 8080 })).toEqual({
       id: "web-1",

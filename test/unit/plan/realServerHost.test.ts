@@ -21,11 +21,13 @@ function facts(over: Partial<RealServerHostFacts> = {}): RealServerHostFacts {
     addresses: { lo: ["127.0.0.1/8"] },
     sysctls: { "net.ipv4.conf.all.arp_ignore": "0", "net.ipv4.conf.all.arp_announce": "0" },
     routes: { inet: [{ dst: "default", gateway: "192.0.2.1", dev: "eth0" }], inet6: [] },
+    heldVips: [],
     ...over,
   };
 }
 const converged = facts({
   addresses: { lo: ["127.0.0.1/8", "203.0.113.101/32"] },
+  heldVips: web80.vips,
   sysctls: { "net.ipv4.conf.all.arp_ignore": "1", "net.ipv4.conf.all.arp_announce": "2" },
 });
 const recorded: HostOriginals = {
@@ -62,6 +64,15 @@ describe("planRealServerHost", () => {
       ],
       originals: none,
     });
+  });
+
+  it("never deletes a VIP that was on the host before the first claim on it", () => {
+    const handMade = facts({ addresses: { lo: ["127.0.0.1/8", "203.0.113.101/32"] } });
+    const claimed = planRealServerHost([web80], [], handMade, none);
+    expect(claimed.commands).not.toContain("ip addr add 203.0.113.101/32 dev lo");
+    const released = planRealServerHost([], [web80], converged, claimed.originals);
+    expect(released.commands).not.toContain("ip addr del 203.0.113.101/32 dev lo");
+    expect(released.originals).toEqual(none);
   });
 
   it("brings up tunl0 after loading ipip", () => {

@@ -51,7 +51,13 @@ describe("diffResource", () => {
     const olds = { connection: { port: 22, host: "a" }, kernelRelease: "6.1.0", schedulers: ["rr"], table };
     expect(diffResource("director", olds, { connection: { host: "a", port: 22 } }).changes).toBe(false);
     expect(diffResource("director", olds, { ...olds, __provider: "v2", table: {} }).changes).toBe(false);
-    expect(diffResource("director", olds, { connection: { host: "b", port: 22 } }).replaces).toEqual(["connection"]);
+    // Another address may be another name of the same machine: an update, which gives up the old host only when it
+    // is another machine (operations/directors.ts sameMachine).
+    expect(diffResource("director", olds, { connection: { host: "b", port: 22 } })).toEqual({
+      changes: true,
+      replaces: [],
+      deleteBeforeReplace: false,
+    });
     expect(diffResource("director", olds, { connection: { host: "a", port: 22, user: "ops", sudo: true } })).toEqual({
       changes: true,
       replaces: [],
@@ -106,4 +112,29 @@ test("an HA pair whose live keepalived drifted (hand edit, stopped) shows a chan
   const unknown = { ...inputs, vips: ["04da6b54-80e4-46f7-96ec-b56ff0331ba9"] };
   expect(diffResource("haPair", stopped, unknown).changes).toBe(true); // vips differ: a change either way
   expect(diffResource("haPair", { ...stopped, vips: unknown.vips }, unknown).changes).toBe(false);
+});
+
+describe("replacement is decided on the entry's key on the host, not on how the inputs are written", () => {
+  const directors = [{ host: "198.51.100.11", port: 22, insecureSkipHostKeyCheck: true }];
+  const rs = {
+    directors,
+    service: { protocol: "tcp", address: "2001:db8::40", port: 80 },
+    address: "2001:db8::21",
+  };
+
+  test("a real server's port written out, its RIP or VIP in another case or form: same key, no replacement", () => {
+    expect(diffResource("realServer", rs, { ...rs, port: 80 }).replaces).toEqual([]);
+    expect(diffResource("realServer", rs, { ...rs, address: "2001:DB8:0::21" }).replaces).toEqual([]);
+    const upper = { ...rs, service: { ...rs.service, address: "2001:DB8::40" } };
+    expect(diffResource("realServer", rs, upper).replaces).toEqual([]);
+    expect(diffResource("realServer", rs, { ...rs, port: 8080, forwarding: "nat" }).replaces).toEqual(["port"]);
+  });
+
+  test("a service's VIP in upper case or a fwmark's family written out: same key, no replacement", () => {
+    const vs = { directors, protocol: "tcp", address: "2001:db8::40", port: 80 };
+    expect(diffResource("virtualService", vs, { ...vs, address: "2001:DB8::40" }).replaces).toEqual([]);
+    const fwm = { directors, fwmark: 5 };
+    expect(diffResource("virtualService", fwm, { ...fwm, family: "inet" }).replaces).toEqual([]);
+    expect(diffResource("virtualService", fwm, { ...fwm, family: "inet6" }).replaces).toEqual(["family"]);
+  });
 });

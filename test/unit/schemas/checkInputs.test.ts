@@ -399,3 +399,15 @@ describe("checkInputs", () => {
     expect(failures).toEqual([{ property: "directors", reason: 'directors: "lb1" is not an array' }]);
   });
 });
+
+test("checked addresses are canonical (as the kernel lists them), however they were written", () => {
+  const vs = checkInputs(virtualServiceInputsSchema(), { ...service, address: "2001:DB8:0::40" }).inputs;
+  expect(vs?.address).toBe("2001:db8::40");
+  const rs = checkInputs(realServerInputsSchema(), {
+    ...realServer,
+    service: { protocol: "tcp", address: "2001:DB8::40", port: 80 },
+    address: "2001:0db8::0021",
+  }).inputs;
+  expect(rs?.service.address).toBe("2001:db8::40");
+  expect(rs?.address).toBe("2001:db8::21");
+});
