@@ -31,12 +31,13 @@ export function renderRealServerUnit(): string {
 
 /**
  * keepalived starts after the table replay, and not at all when the replay failed: a director without its table
- * must not take the VIPs (the peer keeps them). Without a replay unit (no service yet) it starts as usual.
+ * must not take the VIPs (the peer keeps them). Ordered, not pulled in (no Wants=): the replay is enabled for boot,
+ * and starting keepalived during an apply must not replay fragments whose entries are live ("already exists" would
+ * fail the replay and so keepalived). Without a replay unit (no service yet) it starts as usual.
  */
 export function renderKeepalivedDropIn(): string {
   const refusal = `lvs-pulumi: ${IPVS_UNIT_NAME} failed (IPVS table not replayed): keepalived stays down, no VIP taken here`;
   return `${header()}[Unit]
-Wants=${IPVS_UNIT_NAME}
 After=${IPVS_UNIT_NAME}
 
 [Service]
