@@ -5,7 +5,7 @@
 // pending-replacement records in state.
 import * as fs from "fs";
 import { isDeepStrictEqual } from "util";
-import { isSecretWrapper, PropertyMap, ProviderHost, stripSecrets } from "./provider-host";
+import { isSecretWrapper, PropertyMap, ProviderHost, SECRET_SIG, SIG_KEY, stripSecrets } from "./provider-host";
 import { serializeInputs } from "./serialize";
 
 export interface DesiredResource {
@@ -285,6 +285,16 @@ export class Deployment {
 }
 
 /** Top-level inputs that differ (`__provider` aside: a new library version is not a change the user made). */
+/** The outputs as the engine returns them to the program: secret ones wrapped, so the SDK makes those Outputs secret. */
+export function outputsForProgram(entry: StateEntry): PropertyMap {
+  return Object.fromEntries(
+    Object.entries(entry.outputs).map(([k, v]) => [
+      k,
+      entry.secretOutputs.includes(k) ? { [SIG_KEY]: SECRET_SIG, value: v } : v,
+    ]),
+  );
+}
+
 export function changedKeys(olds: PropertyMap, news: PropertyMap): string[] {
   const keys = new Set([...Object.keys(olds), ...Object.keys(news)]);
   keys.delete("__provider");

@@ -4,8 +4,8 @@
 // dependents see them. Components pass through. After the program, resources in state it no longer declared are
 // deleted (reverse order, old outputs, old `__provider`). Not product code.
 import * as pulumi from "@pulumi/pulumi";
-import { Deployment, Engine, State, Summary } from "./engine";
-import { isSecretWrapper, PropertyMap, ProviderHost, SECRET_SIG, SIG_KEY, stripSecrets } from "./provider-host";
+import { Deployment, Engine, outputsForProgram, State, Summary } from "./engine";
+import { isSecretWrapper, PropertyMap, ProviderHost, stripSecrets } from "./provider-host";
 import { serializeInputs } from "./serialize";
 
 // `pulumi-nodejs:dynamic:Resource`, or `pulumi-nodejs:dynamic/<module>:<type>` for a resource naming its module.
@@ -156,12 +156,5 @@ async function applyResource(
     additionalSecretOutputs: registration.additionalSecretOutputs,
     deleteBeforeReplace: registration.deleteBeforeReplace,
   });
-  // Secret outputs go back to the program wrapped, so the SDK makes those Outputs secret.
-  const state = Object.fromEntries(
-    Object.entries(entry.outputs).map(([k, v]) => [
-      k,
-      entry.secretOutputs.includes(k) ? { [SIG_KEY]: SECRET_SIG, value: v } : v,
-    ]),
-  );
-  return { id: entry.id, state };
+  return { id: entry.id, state: outputsForProgram(entry) };
 }

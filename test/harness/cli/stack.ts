@@ -13,8 +13,8 @@
 import { spawn } from "child_process";
 import * as os from "os";
 import pLimit from "p-limit";
-import { changedKeys, Deployment, Engine, Step, Summary } from "../engine";
-import { isSecretWrapper, PropertyMap, ProviderHost, SECRET_SIG, SIG_KEY, stripSecrets } from "../provider-host";
+import { changedKeys, Deployment, Engine, outputsForProgram, Step, Summary } from "../engine";
+import { isSecretWrapper, parseUrn, PropertyMap, ProviderHost, stripSecrets } from "../provider-host";
 import { urnOf } from "../program";
 import { MonitorHandler, MonitorServer, Registered, Registration, Severity } from "./monitor";
 import { programLocation, Project, readProject, readStackConfig } from "./project";
@@ -83,9 +83,10 @@ export function describeStep(step: Step): string {
   return `${STEP_SIGN[step.op]} ${type} ${name} ${step.op}${keys.length ? ` [diff: ${keys.join(", ")}]` : ""}`;
 }
 
+/** Type and name as the CLI shows them: `lvs:RealServer`, not `pulumi-nodejs:dynamic/lvs:RealServer`. */
 function splitUrn(urn: string): { type: string; name: string } {
-  const parts = urn.split("::");
-  return { type: parts[2].split("$").pop()!.replace(`${DYNAMIC}/`, ""), name: parts[3] };
+  const { type, name } = parseUrn(urn);
+  return { type: type.replace(`${DYNAMIC}/`, ""), name };
 }
 
 export class PulumiStack {
@@ -98,6 +99,10 @@ export class PulumiStack {
   /** Pulumi.yaml, read again for every command as the CLI does. */
   get project(): Project {
     return readProject(this.options.root);
+  }
+
+  private get parallel(): number {
+    return this.options.parallel ?? 4 * os.availableParallelism();
   }
 
   /** `pulumi preview`: the program runs with --dry-run; providers see check and diff only. */
@@ -148,7 +153,7 @@ export class PulumiStack {
   }
 
   private async update(preview: boolean, refresh: boolean): Promise<RunResult> {
-    return this.withEngine(async (engine, result, server, handler) => {
+    return this.withEngine(async (engine, result, server, handler, project) => {
       this.print(`${preview ? "Previewing update" : "Updating"} (${this.options.stack}):`);
       if (refresh) {
         for (const step of await this.refreshSteps(engine)) {
@@ -157,7 +162,7 @@ export class PulumiStack {
       }
       const deployment = await engine.begin(preview);
       handler.deployment = deployment;
-      const run = await this.runProgram(server.address, preview, handler);
+      const run = await this.runProgram(project, server.address, preview, handler);
       result.programOutput = run.output;
       await handler.settled();
       // A failed step is the engine's own diagnostic; the program's exceptions arrive as error logs.
@@ -181,9 +186,16 @@ export class PulumiStack {
 
   /** Starts the provider host and the monitor, runs `body`, prints the outcome; both are always stopped. */
   private async withEngine(
-    body: (engine: Engine, result: RunResult, server: MonitorServer, handler: Handler) => Promise<void>,
+    body: (
+      engine: Engine,
+      result: RunResult,
+      server: MonitorServer,
+      handler: Handler,
+      project: Project,
+    ) => Promise<void>,
   ): Promise<RunResult> {
-    const { pwd } = programLocation(this.project);
+    const project = this.project;
+    const { pwd } = programLocation(project);
     const result: RunResult = {
       steps: [],
       summary: { created: [], updated: [], replaced: [], deleted: [], unchanged: [] },
@@ -192,25 +204,20 @@ export class PulumiStack {
       logs: [],
       programOutput: "",
     };
-    const handler = new Handler(
-      this.project.name,
-      this.options.stack,
-      this.options.parallel ?? defaultParallel(),
-      result,
-    );
+    const handler = new Handler(project.name, this.options.stack, this.parallel, result);
     const server = await MonitorServer.start(handler);
     let host: ProviderHost | undefined;
     try {
       // The engine starts the pulumi-nodejs plugin in the program folder and hands it its own address.
       host = await ProviderHost.start({
         cwd: pwd,
-        project: this.project.name,
+        project: project.name,
         stack: this.options.stack,
         engineAddress: server.address,
         env: this.options.env,
       });
       const engine = new Engine(host, this.options.statePath);
-      await body(engine, result, server, handler);
+      await body(engine, result, server, handler, project);
       const wire = handler.outputs ?? {};
       result.outputs = stripSecrets(wire) as Record<string, unknown>;
       result.secretOutputs = Object.keys(wire).filter((k) => isSecretWrapper(wire[k]));
@@ -251,20 +258,25 @@ export class PulumiStack {
   }
 
   /** Runs the program as pulumi-language-nodejs does; resolves with its exit code and output. */
-  private runProgram(address: string, dryRun: boolean, handler: Handler): Promise<{ code: number; output: string }> {
-    const { pwd, entryPoint } = programLocation(this.project);
+  private runProgram(
+    project: Project,
+    address: string,
+    dryRun: boolean,
+    handler: Handler,
+  ): Promise<{ code: number; output: string }> {
+    const { pwd, entryPoint } = programLocation(project);
     const runPath = require.resolve("@pulumi/pulumi/cmd/run", { paths: [pwd] });
     const args = [
       runPath,
       ...["--monitor", address, "--engine", address],
-      ...["--project", this.project.name, "--root-directory", this.project.root, "--stack", this.options.stack],
+      ...["--project", project.name, "--root-directory", project.root, "--stack", this.options.stack],
       ...["--pwd", pwd],
       ...(dryRun ? ["--dry-run"] : []),
-      ...["--parallel", String(this.options.parallel ?? defaultParallel())],
+      ...["--parallel", String(this.parallel)],
       entryPoint,
     ];
-    const { config, secretKeys } = this.config();
-    const options = this.project.runtime.options;
+    const { config, secretKeys } = this.config(project);
+    const options = project.runtime.options;
     const env: NodeJS.ProcessEnv = {
       ...process.env,
       ...this.options.env,
@@ -298,8 +310,8 @@ export class PulumiStack {
     });
   }
 
-  private config(): { config: Record<string, string>; secretKeys: string[] } {
-    const config = readStackConfig(this.project.root, this.options.stack);
+  private config(project: Project): { config: Record<string, string>; secretKeys: string[] } {
+    const config = readStackConfig(project.root, this.options.stack);
     for (const [key, value] of Object.entries(this.options.config ?? {})) {
       config[key] = typeof value === "string" ? value : JSON.stringify(value);
     }
@@ -354,18 +366,11 @@ class Handler implements MonitorHandler {
       additionalSecretOutputs: registration.additionalSecretOutputs,
       deleteBeforeReplace: registration.deleteBeforeReplace,
     });
-    // Secret outputs go back to the program wrapped, so the SDK makes those Outputs secret.
-    const outputs = Object.fromEntries(
-      Object.entries(entry.outputs).map(([k, v]) => [
-        k,
-        entry.secretOutputs.includes(k) ? { [SIG_KEY]: SECRET_SIG, value: v } : v,
-      ]),
-    );
-    return { urn, id: entry.id, outputs };
+    return { urn, id: entry.id, outputs: outputsForProgram(entry) };
   }
 
   registerOutputs(urn: string, outputs: PropertyMap): void {
-    if (urn.split("::")[2] === STACK_TYPE) this.outputs = outputs;
+    if (parseUrn(urn).type === STACK_TYPE) this.outputs = outputs;
   }
 
   log(severity: Severity, message: string, urn: string): void {
@@ -382,8 +387,4 @@ class Handler implements MonitorHandler {
   async settled(): Promise<void> {
     while (this.pending.size > 0) await Promise.allSettled([...this.pending]);
   }
-}
-
-function defaultParallel(): number {
-  return 4 * os.availableParallelism();
 }
