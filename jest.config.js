@@ -1,6 +1,8 @@
 // Two projects: `unit` (pure logic, in-process fakes allowed) and `e2e` (real lab hosts, real SDK host).
 const tsJest = { "^.+\\.ts$": ["ts-jest", { tsconfig: "tsconfig.json" }] };
 module.exports = {
+  // Suites run in the order a fresh clone (CI) runs them, also where jest has a timing cache: see the sequencer.
+  testSequencer: "<rootDir>/test/sequencer.js",
   projects: [
     {
       displayName: "unit",

@@ -4,9 +4,10 @@ import { ipvsTimeoutsFact } from "../facts/ipvsTimeouts";
 import { ipvsadmVersionFact } from "../facts/ipvsadmVersion";
 import { kernelReleaseFact } from "../facts/kernel";
 import { availableSchedulersFact } from "../facts/schedulers";
+import { programPresentFact } from "../facts/services";
 import { directorState, planDirector } from "../plan/director";
 import { planFiles } from "../plan/files";
-import { installPackage } from "../plan/packages";
+import { installPackage, PackageName } from "../plan/packages";
 import { HostClaim } from "../plan/hostClaim";
 import { renderTimeouts } from "../render/ipvsRules";
 import { IPVS_TIMEOUTS_FILE } from "../render/paths";
@@ -29,11 +30,13 @@ const DIRECTOR_CLAIM = "director";
 export function applyDirector(inputs: DirectorInputs): Promise<DirectorFacts> {
   return withHost(inputs.connection, async (session) => {
     let facts = await readDirectorFacts(session);
-    if (facts.ipvsadm === undefined) {
-      if (!inputs.installIpvsadm) {
-        throw new Error(`host ${session.name}: ipvsadm is not installed; install it or set installIpvsadm: true`);
+    const missing = missingPrograms(facts);
+    if (missing.length > 0) {
+      const names = missing.map((m) => m.program).join(" and ");
+      if (!inputs.installPackages) {
+        throw new Error(`host ${session.name}: ${names} not installed; install or set installPackages: true`);
       }
-      await session.apply([installPackage("ipvsadm")]);
+      await session.apply(missing.map((m) => installPackage(m.from)));
       facts = await readDirectorFacts(session);
     }
     // Every scheduler the kernel has is loaded: a virtual service may switch scheduler without touching the director.
@@ -69,14 +72,25 @@ export function applyDirector(inputs: DirectorInputs): Promise<DirectorFacts> {
 const directorFacts = () => ({
   kernelRelease: kernelReleaseFact(),
   ipvsadm: ipvsadmVersionFact(),
+  arping: programPresentFact("arping"),
   schedulers: availableSchedulersFact(),
 });
+
+type DirectorHostFacts = Awaited<ReturnType<typeof readDirectorFacts>>;
+
+/** ipvsadm runs the table; arping announces a VIP bound on the director (see plan/announce.ts). */
+function missingPrograms(facts: DirectorHostFacts): { program: string; from: PackageName }[] {
+  return [
+    ...(facts.ipvsadm === undefined ? [{ program: "ipvsadm", from: "ipvsadm" }] : []),
+    ...(facts.arping ? [] : [{ program: "arping", from: { apt: "iputils-arping", rpm: "iputils" } }]),
+  ];
+}
 
 function readDirectorFacts(session: HostSession) {
   return session.read(directorFacts());
 }
 
-function describeDirector(facts: Awaited<ReturnType<typeof readDirectorFacts>>, table: DirectorTable): DirectorFacts {
+function describeDirector(facts: DirectorHostFacts, table: DirectorTable): DirectorFacts {
   return {
     kernelRelease: facts.kernelRelease,
     ipvsadmVersion: facts.ipvsadm?.ipvsadm ?? "",

@@ -3,6 +3,7 @@ import { hostClaimsFact } from "../facts/hostClaims";
 import { IpvsService, serviceKey } from "../facts/ipvsModel";
 import { ipvsTableFact } from "../facts/ipvsTable";
 import { routesFact, routeToFact } from "../facts/routes";
+import { announceSysctls } from "../plan/announce";
 import { desiredService } from "../plan/desiredEntries";
 import { planFiles } from "../plan/files";
 import { HostClaim } from "../plan/hostClaim";
@@ -75,8 +76,8 @@ async function vipClaim(session: HostSession, key: string, vip: string, configur
   const cidr = `${canonicalIp(vip)}/${hostPrefixLength(family)}`;
   const claim = (dev: string): HostClaim => ({
     id: vipClaimId(key),
-    vips: [{ dev, cidr }],
-    sysctls: {},
+    vips: [{ dev, cidr, announce: true }],
+    sysctls: family === "inet6" ? announceSysctls(dev) : {},
     routes: [],
     modules: [],
     links: [],

@@ -1,10 +1,15 @@
 import { Family } from "../schemas/ip";
 
-/** A VIP the real server must accept as local: on lo (DR) or the tunnel device (TUN). */
+/** A VIP held on a host: on lo (DR) or the tunnel device (TUN) of a real server, or facing clients on a director. */
 export interface ClaimedVip {
   dev: string;
   /** "203.0.113.101/32", "2001:db8::1/128" */
   cidr: string;
+  /**
+   * The VIP faces clients on this link (a director's): neighbours are told when it is added, since routers keep the
+   * previous holder's MAC for a VIP that moved (seconds on Linux, hours on some switches). Never set on a real server.
+   */
+  announce?: boolean;
 }
 
 /** NAT return path: replies to `to` ("default" or a client prefix) go via the director. */

@@ -6,7 +6,7 @@ import { providerFor, urnInput } from "./provider";
 export interface DirectorArgs {
   connection: pulumi.Input<ConnectionArgs>;
   /** Install ipvsadm with the host's package manager when it is missing (otherwise that is an error). */
-  installIpvsadm?: pulumi.Input<boolean>;
+  installPackages?: pulumi.Input<boolean>;
   /** `ipvsadm --set`, in seconds. */
   timeouts?: pulumi.Input<{ tcp?: number; tcpFin?: number; udp?: number }>;
   sysctls?: pulumi.Input<{ expireNodestConn?: boolean; expireQuiescentTemplate?: boolean }>;

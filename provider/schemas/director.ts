@@ -5,10 +5,10 @@ import { intInRange, IPVSADM_MAX_TIMEOUT_SECONDS } from "./fields";
 export function directorInputsSchema() {
   return z.object({
     connection: connectionSchema().describe("SSH connection to the director (see Connection)"),
-    installIpvsadm: z
+    installPackages: z
       .boolean()
       .default(false)
-      .describe("install ipvsadm with apt/dnf/yum when missing (otherwise missing is an error)"),
+      .describe("install ipvsadm and arping with apt/dnf/yum when missing (otherwise missing is an error)"),
     // `ipvsadm --set tcp tcpfin udp`; an omitted value is sent as 0, which leaves it unchanged.
     timeouts: z
       .object({

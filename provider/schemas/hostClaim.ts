@@ -8,7 +8,7 @@ export function hostClaimSchema(): z.ZodType<HostClaim> {
   const family = z.enum(["inet", "inet6"]);
   return z.object({
     id: z.string().min(1),
-    vips: z.array(z.object({ dev: z.string(), cidr: z.string() })),
+    vips: z.array(z.object({ dev: z.string(), cidr: z.string(), announce: z.boolean().optional() })),
     sysctls: z.record(z.string(), z.string()),
     routes: z.array(z.object({ family, to: z.string(), via: z.string() })),
     modules: z.array(z.string()),

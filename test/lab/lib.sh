@@ -6,7 +6,7 @@ LAB_CACHE=${LVS_LAB_CACHE:-/var/cache/lvs-pulumi-lab}
 # Runtime state of the running lab (PID file, disk, keys, descriptions) is per checkout and git-ignored.
 LAB_STATE=${LVS_LAB_STATE:-$REPO_DIR/.lab}
 LAB_HOST_TOOLS=(qemu-system-x86 ipxe-qemu mmdebstrap zstd cpio e2fsprogs openssh-client jq)
-LAB_GUEST_PACKAGES=linux-image-amd64,systemd,systemd-sysv,systemd-container,openssh-server,ipvsadm,keepalived,iproute2,kmod,procps,busybox,curl,iptables,nftables,iputils-ping,jq,util-linux,sudo
+LAB_GUEST_PACKAGES=linux-image-amd64,systemd,systemd-sysv,systemd-container,openssh-server,ipvsadm,iputils-arping,keepalived,iproute2,kmod,procps,busybox,curl,iptables,nftables,iputils-ping,jq,util-linux,sudo
 LAB_HOSTS=(client router dir1 dir2 rs1 rs2 nrs1 nrs2 trs1)
 # The non-root login of real deployments: key-only, with passwordless sudo on the directors and real servers only.
 LAB_SUDO_USER=lvs

@@ -134,4 +134,28 @@ describe("planRealServerHost", () => {
       "ip -6 route del 2001:db8:c::/64 via 2001:db8::1",
     ]);
   });
+
+  it("announces a director's VIP right after adding it (a VIP that moved), a real server's never", () => {
+    const bound = (cidr: string): HostClaim => ({
+      id: `vip-${cidr}`,
+      vips: [{ dev: "eth0", cidr, announce: true }],
+      sysctls: cidr.includes(":") ? { "net.ipv6.conf.eth0.ndisc_notify": "1" } : {},
+      routes: [],
+      modules: [],
+      links: [],
+    });
+    expect(planRealServerHost([bound("203.0.113.101/32")], [], facts(), none).commands).toEqual([
+      "ip addr add 203.0.113.101/32 dev eth0",
+      "arping -q -U -c 2 -I eth0 203.0.113.101",
+    ]);
+    // IPv6: the kernel advertises once DAD is done, as the sysctl set before the address says.
+    expect(planRealServerHost([bound("2001:db8::1/128")], [], facts(), none).commands).toEqual([
+      "sysctl -w net.ipv6.conf.eth0.ndisc_notify=1",
+      "ip addr add 2001:db8::1/128 dev eth0",
+    ]);
+    // Already there: nothing to add, nothing to announce.
+    const held = facts({ addresses: { eth0: ["203.0.113.101/32"] }, heldVips: bound("203.0.113.101/32").vips });
+    expect(planRealServerHost([bound("203.0.113.101/32")], [], held, none).commands).toEqual([]);
+    expect(planRealServerHost([web80], [], facts(), none).commands.join("\n")).not.toContain("arping");
+  });
 });

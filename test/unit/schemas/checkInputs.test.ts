@@ -375,7 +375,7 @@ describe("checkInputs", () => {
       connection: { host: "lb1.example.com", insecureSkipHostKeyCheck: true },
     });
     expect(result.inputs).toMatchObject({
-      installIpvsadm: false,
+      installPackages: false,
       sysctls: { expireNodestConn: true, expireQuiescentTemplate: true },
     });
   });

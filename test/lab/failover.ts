@@ -1,0 +1,117 @@
+// Measuring failover under load: client requests with their times, and a watcher of who holds a VIP. Every time is
+// the VM's clock (the lab hosts are namespaces of one VM), so a fault's time and the requests' times compare.
+import { labExec } from "./lab";
+
+export interface Request {
+  /** Start of the request, ms since the epoch on the VM's clock. */
+  at: number;
+  ok: boolean;
+}
+
+/** Output of a loop run on a lab host until stopped: each iteration prints lines (the loop sleeps `pause` between). */
+function loopUntilStopped(host: string, body: string, pause: number): { stop(): Promise<string[]> } {
+  const stopFile = `/run/lvs-test-loop-${process.pid}-${Date.now()}-${Math.random().toString(36).slice(2)}`;
+  const out = labExec(
+    host,
+    `rm -f ${stopFile}; while [ ! -e ${stopFile} ]; do ${body}; sleep ${pause}; done; rm -f ${stopFile}`,
+    3_600_000,
+  );
+  out.catch(() => undefined); // awaited in stop()
+  return {
+    async stop() {
+      await labExec(host, `touch ${stopFile}`);
+      return (await out).split("\n").slice(0, -1);
+    },
+  };
+}
+
+export interface RecordedLoad {
+  /** Ends the load: every request with its time and outcome. */
+  stop(): Promise<Request[]>;
+}
+
+/** Requests from the client to the VIP back to back (1 s timeout each, 50 ms apart), each recorded with its time. */
+export function recordLoad(vip: string, port: number): RecordedLoad {
+  const url = vip.includes(":") ? `http://[${vip}]:${port}/` : `http://${vip}:${port}/`;
+  const loop = loopUntilStopped(
+    "client",
+    `t=$(date +%s%3N); if curl -s -m 1 -o /dev/null '${url}'; then echo "$t ok"; else echo "$t failed"; fi`,
+    0.05,
+  );
+  return {
+    async stop() {
+      return (await loop.stop()).map((line) => {
+        const [at, outcome] = line.split(" ");
+        return { at: Number(at), ok: outcome === "ok" };
+      });
+    },
+  };
+}
+
+/** Now on the VM's clock, in ms. */
+export async function labClock(): Promise<number> {
+  return Number((await labExec("lab-vm", "date +%s%3N")).trim());
+}
+
+export interface Outage {
+  /** Requests started after the fault that failed. */
+  failed: number;
+  /** Failed requests with their time after the fault, in ms. */
+  failures: number[];
+  /** From the fault to the first request served after the last failure (0 if none failed, undefined if none was). */
+  servedAgainAfterMs: number | undefined;
+  /** Requests started after the fault that were served. */
+  served: number;
+}
+
+/** What the clients saw of a fault at `faultAt`, from the requests started after it. */
+export function outage(requests: Request[], faultAt: number, until = Infinity): Outage {
+  const after = requests.filter((r) => r.at >= faultAt && r.at < until);
+  const failures = after.filter((r) => !r.ok).map((r) => r.at - faultAt);
+  const lastFailure = failures.length > 0 ? failures[failures.length - 1] : undefined;
+  const servedAgain = lastFailure === undefined ? undefined : after.find((r) => r.ok && r.at - faultAt > lastFailure);
+  return {
+    failed: failures.length,
+    failures,
+    servedAgainAfterMs: lastFailure === undefined ? 0 : servedAgain && servedAgain.at - faultAt,
+    served: after.filter((r) => r.ok).length,
+  };
+}
+
+export interface Watched {
+  samples: number;
+  /** Per holder set ("dir1", "dir1+dir2", "" for none): how many samples saw it. */
+  seen: Record<string, number>;
+}
+
+export interface HolderWatch {
+  stop(): Promise<Watched>;
+}
+
+/** The holder sets seen with more than one holder (split brain): none is the goal. */
+export function moreThanOneHolder(watched: Watched): string[] {
+  return Object.keys(watched.seen).filter((holders) => holders.includes("+"));
+}
+
+/**
+ * Samples every 0.2 s, from the VM, which directors hold the VIP on a link that is up: the holders a neighbour on the
+ * segment can reach (a director whose cable was cut may still list the VIP, but nobody reaches it there).
+ */
+export function watchVipHolders(vip: string, directors: string[], iface = "eth0"): HolderWatch {
+  const sample = directors
+    .map(
+      (d) =>
+        `if ip -n ${d} -o addr show dev ${iface} | grep -q ' ${vip}/' && ` +
+        `ip -n ${d} -o link show dev ${iface} | grep -q 'state UP'; then h="$h+${d}"; fi`,
+    )
+    .join("; ");
+  const loop = loopUntilStopped("lab-vm", `h=; ${sample}; echo "\${h#+}"`, 0.2);
+  return {
+    async stop() {
+      const lines = await loop.stop();
+      const seen: Record<string, number> = {};
+      for (const holders of lines) seen[holders] = (seen[holders] ?? 0) + 1;
+      return { samples: lines.length, seen };
+    },
+  };
+}
