@@ -93,10 +93,11 @@ function configWrites(config: KeepalivedConfig, live: KeepalivedFacts): Step[] {
   const stale = live.scriptNames
     .map((name) => `${KEEPALIVED_SCRIPT_DIR}/${name}`)
     .filter((path) => !config.scripts.some((script) => script.path === path));
-  return planFiles(
-    [...stale.map((path) => ({ path, content: null })), ...configFiles(config)],
-    { ...Object.fromEntries(stale.map((path) => [path, ""])), ...live.scripts, [KEEPALIVED_CONF]: live.conf },
-  );
+  return planFiles([...stale.map((path) => ({ path, content: null })), ...configFiles(config)], {
+    ...Object.fromEntries(stale.map((path) => [path, ""])),
+    ...live.scripts,
+    [KEEPALIVED_CONF]: live.conf,
+  });
 }
 
 /** Whether the host's keepalived files differ from `config` (then `keepalived -t` checks it before it lands). */
@@ -111,9 +112,7 @@ export function keepalivedConfigChanges(config: KeepalivedConfig, live: Keepaliv
  */
 export function keepalivedCheck(staged: KeepalivedConfig): Step {
   const conf = `${KEEPALIVED_CHECK_DIR}/keepalived.conf`;
-  const files = configFiles(staged).map((file) =>
-    file.path === KEEPALIVED_CONF ? { ...file, path: conf } : file,
-  );
+  const files = configFiles(staged).map((file) => (file.path === KEEPALIVED_CONF ? { ...file, path: conf } : file));
   const clean = command("rm", "-rf", KEEPALIVED_CHECK_DIR);
   const digest = createHash("sha256").update(staged.conf).digest("hex").slice(0, 16);
   return {

@@ -53,7 +53,10 @@ const notifyScriptPath = (dir: string, state: NotifyState) => `${dir}/notify-${s
 export function renderKeepalivedScripts(inputs: HaPairInputs, dir = KEEPALIVED_SCRIPT_DIR): KeepalivedScript[] {
   const body = (command: string) => `#!/bin/sh\n${header()}${command}\n`;
   return [
-    ...inputs.trackScripts.map((script, index) => ({ path: trackScriptPath(dir, index), content: body(script.command) })),
+    ...inputs.trackScripts.map((script, index) => ({
+      path: trackScriptPath(dir, index),
+      content: body(script.command),
+    })),
     ...notifyHooks(inputs).map(([state, command]) => ({ path: notifyScriptPath(dir, state), content: body(command) })),
   ];
 }
