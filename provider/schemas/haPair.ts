@@ -44,7 +44,7 @@ function trackScriptSchema() {
 }
 
 // Characters keepalived reads as one plain word (no comment, quote, block or variable character).
-const AUTH_PASS = /^[A-Za-z0-9_+=@%:,.\/-]{1,8}$/;
+const AUTH_PASS = /^[A-Za-z0-9_+=@%:,./-]{1,8}$/;
 
 function memberSchema(defaultPriority: number) {
   return z.object({
@@ -69,10 +69,10 @@ export function haPairInputsSchema() {
     z
       .object({
         primary: memberSchema(150).describe(
-          "`{connection, interface, priority, addresses}`: the director that is master while it is up (priority default 150); `addresses` for unicast VRRP",
+          "`{connection, interface, priority, addresses, trackInterfaces}`: the director that is master while it is up (priority default 150); `addresses` for unicast VRRP; `trackInterfaces` (e.g. the uplink) put it in FAULT when one is down",
         ),
         backup: memberSchema(100).describe(
-          "`{connection, interface, priority, addresses}`: the director that takes over the VIPs (priority default 100)",
+          "`{connection, interface, priority, addresses, trackInterfaces}`: the director that takes over the VIPs (priority default 100)",
         ),
         virtualRouterId: intInRange(1, 255).describe("VRRP virtual router id, unique on the segment"),
         vips: z
