@@ -73,7 +73,8 @@ function registerPairSecrets(inputs: HaPairInputs): void {
  * (nobody holds them) the primary goes first: it starts as master, the backup hears it and never takes the VIPs.
  * A failed step names what was done before it, so the pair's state is known. Before any of it, each member's new
  * configuration passes `keepalived -t` on that member: one keepalived refuses fails the apply with its message and
- * changes nothing on either (a member without keepalived yet is checked right before its configuration lands).
+ * changes nothing on either. The check runs again in the script that writes the files (the host lock was released
+ * in between, and a member installing keepalived now can only be checked then).
  */
 export async function applyHaPair(inputs: HaPairInputs): Promise<HaPairState> {
   registerPairSecrets(inputs);
