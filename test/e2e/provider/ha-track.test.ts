@@ -20,7 +20,7 @@ describe("HA pair with track script, notify hooks and keepalived -t", () => {
   const web = { protocol: "tcp", address: vip, port: 80 };
   const before: Record<string, string> = {};
 
-  const declare = (primaryTrack: string[] = ["eth1"]): Declared[] => [
+  const declare = (primaryTrack: string[] = ["eth1"], extra: Record<string, unknown> = {}): Declared[] => [
     { name: "dir1", kind: "director", inputs: { connection: dir1 } },
     { name: "dir2", kind: "director", inputs: { connection: dir2 } },
     { name: "t-web", kind: "virtualService", inputs: { directors, ...web, scheduler: "rr", bindVip: false } },
@@ -42,6 +42,7 @@ describe("HA pair with track script, notify hooks and keepalived -t", () => {
         notify: { any: `echo "state=$3 of '$2'" | tr -d "'" >> ${NOTIFY_LOG}` },
         gratuitousArp: { masterRepeat: 2, masterRefreshSeconds: 30 },
         authentication: { password: PASSWORD },
+        ...extra,
       },
     },
   ];
@@ -108,6 +109,29 @@ describe("HA pair with track script, notify hooks and keepalived -t", () => {
     expect(await holders()).toEqual(["dir1"]);
     console.log(
       `refused configuration: apply failed in ${Date.now() - started} ms; keepalived said: ${message.match(/\(.*lvstest9[^\n]*/)?.[0]}`,
+    );
+  }, 600_000);
+
+  test("preemptDelaySeconds on the running pair: the VIP stays put; a restarted primary waits that long to take it back", async () => {
+    const delay = 6;
+    await stack.deploy(declare(["eth1"], { preemptDelaySeconds: delay }));
+    expect(await holders()).toEqual(["dir1"]);
+    for (const d of DIRECTORS) {
+      expect(await labExec(d, "cat /etc/keepalived/keepalived.conf")).toContain(`    preempt_delay ${delay}\n`);
+    }
+    await labExec("dir1", "systemctl stop keepalived");
+    const failover = await waitFor("dir2 alone holds the VIP", async () => (await holders()).join() === "dir2", 30_000);
+    await labExec("dir1", "systemctl start keepalived");
+    const back = await waitFor(
+      "dir1 alone holds the VIP again",
+      async () => (await holders()).join() === "dir1",
+      60_000,
+    );
+    expect(back).toBeGreaterThanOrEqual(delay * 1000);
+    expect(tally(await fetchThroughVip(vip, 80, 4))).toEqual({ rs1: 4 });
+    console.log(
+      `preempt_delay ${delay} s: VIP on the backup ${failover} ms after stopping the primary's keepalived, ` +
+        `back on the primary ${back} ms after starting it`,
     );
   }, 600_000);
 
