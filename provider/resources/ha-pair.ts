@@ -48,8 +48,8 @@ export interface HAPairArgs {
   }>;
   /** With preempt: how long a returning primary waits before it takes the VIPs back. */
   preemptDelaySeconds?: pulumi.Input<number>;
-  /** VRRPv2 PASS authentication (IPv4 VIPs only); kept as a secret output. */
-  authentication?: pulumi.Input<{ type?: "PASS"; password: pulumi.Input<string> }>;
+  /** VRRPv2 PASS authentication (IPv4 VIPs only; an output may resolve to none); kept as a secret output. */
+  authentication?: pulumi.Input<{ type?: "PASS"; password: pulumi.Input<string> } | undefined>;
   installKeepalived?: pulumi.Input<boolean>;
 }
 
