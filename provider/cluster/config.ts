@@ -171,6 +171,12 @@ function checkHaPairs(topology: TopologyConfig, issue: Issue): void {
         memberOf.set(director, name);
       }
     }
+    if (pair.authentication !== undefined) {
+      issue(
+        [...at, "authentication"],
+        `must not be in plain config (it holds the VRRP password): set it with \`pulumi config set --secret --path lvs:vrrpPasswords.${name} <password>\``,
+      );
+    }
     const otherPair = routerIds.get(pair.virtualRouterId);
     if (otherPair) issue([...at, "virtualRouterId"], `is already used by lvs:topology.haPairs.${otherPair}`);
     else routerIds.set(pair.virtualRouterId, name);
@@ -279,9 +285,14 @@ export function needsPrivateKey(topology: TopologyConfig): boolean {
 
 /**
  * The cluster for a validated config: `privateKey` (a secret, from `lvs:sshPrivateKey`) goes to every connection
- * and jump host that does not name an agent socket.
+ * and jump host that does not name an agent socket; a pair named in `vrrpPasswords` (a secret, from
+ * `lvs:vrrpPasswords`) gets VRRP PASS authentication with its password.
  */
-export function clusterTopology(topology: TopologyConfig, privateKey?: pulumi.Input<string>): ClusterTopology {
+export function clusterTopology(
+  topology: TopologyConfig,
+  privateKey?: pulumi.Input<string>,
+  vrrpPasswords?: pulumi.Output<Record<string, string>>,
+): ClusterTopology {
   function withKey<C extends Omit<ConfigConnection, "proxy" | "sudo">>(connection: C): ConnectionArgs {
     const keyed = connection.agentSocketPath === undefined && privateKey !== undefined ? { privateKey } : {};
     const proxy = "proxy" in connection && connection.proxy ? { proxy: withKey(connection.proxy as C) } : {};
@@ -301,7 +312,20 @@ export function clusterTopology(topology: TopologyConfig, privateKey?: pulumi.In
       return [name, { ...service, realServers }];
     }),
   );
-  return { directors, haPairs: topology.haPairs, services };
+  const haPairs = Object.fromEntries(
+    Object.entries(topology.haPairs).map(([name, pair]) => [
+      name,
+      vrrpPasswords
+        ? {
+            ...pair,
+            authentication: vrrpPasswords.apply((passwords) =>
+              passwords[name] === undefined ? undefined : { type: "PASS" as const, password: passwords[name] },
+            ),
+          }
+        : pair,
+    ]),
+  );
+  return { directors, haPairs, services };
 }
 
 function connectionsOf(topology: TopologyConfig): ConfigConnection[] {

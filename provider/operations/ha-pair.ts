@@ -1,5 +1,5 @@
 import { setTimeout as sleep } from "timers/promises";
-import { fileFact, unitEnabledFact } from "../facts/files";
+import { directoryListingFact, fileFact, unitEnabledFact } from "../facts/files";
 import { interfaceAddressesFact } from "../facts/interfaceAddresses";
 import { programPresentFact, unitActiveFact } from "../facts/services";
 import { installPackage } from "../plan/packages";
@@ -7,17 +7,28 @@ import { command } from "../plan/shell";
 import {
   expectedKeepalived,
   haPairId,
+  KeepalivedConfig,
+  keepalivedCheck,
   keepalivedConfConflict,
+  keepalivedConfigChanges,
   keepalivedFingerprint,
   planKeepalived,
   planKeepalivedRemoval,
+  renderKeepalived,
 } from "../plan/haPair";
-import { PairRole, renderKeepalivedConf } from "../render/keepalivedConf";
-import { KEEPALIVED_CONF, KEEPALIVED_DROPIN, KEEPALIVED_ENABLED_MARKER, KEEPALIVED_UNIT_NAME } from "../render/paths";
+import { PairRole } from "../render/keepalivedConf";
+import {
+  KEEPALIVED_CHECK_DIR,
+  KEEPALIVED_CONF,
+  KEEPALIVED_DROPIN,
+  KEEPALIVED_ENABLED_MARKER,
+  KEEPALIVED_SCRIPT_DIR,
+  KEEPALIVED_UNIT_NAME,
+} from "../render/paths";
 import { HaPairInputs } from "../schemas/haPair";
 import { canonicalIp } from "../schemas/ip";
 import { HostSession, withHost } from "./session";
-import { log } from "../remote";
+import { log, registerSecret } from "../remote";
 
 const ROLES: PairRole[] = ["primary", "backup"];
 
@@ -36,12 +47,21 @@ function keepalivedFacts() {
     active: unitActiveFact(KEEPALIVED_UNIT_NAME),
     enabledByUs: fileFact(KEEPALIVED_ENABLED_MARKER),
     installed: programPresentFact("keepalived"),
+    scriptNames: directoryListingFact(KEEPALIVED_SCRIPT_DIR),
   };
 }
 
-async function readKeepalived(session: HostSession) {
+/** What keepalived runs with on the host, with the live content of the scripts `wanted` names. */
+async function readKeepalived(session: HostSession, wanted?: KeepalivedConfig) {
   const facts = await session.read(keepalivedFacts());
-  return { ...facts, enabledByUs: facts.enabledByUs !== null };
+  const paths = wanted?.scripts.map((script) => script.path) ?? [];
+  const scripts = paths.length > 0 ? await session.read(Object.fromEntries(paths.map((p) => [p, fileFact(p)]))) : {};
+  return { ...facts, enabledByUs: facts.enabledByUs !== null, scripts };
+}
+
+/** The VRRP password is masked in every log line and error from here on. */
+function registerPairSecrets(inputs: HaPairInputs): void {
+  registerSecret(inputs.authentication?.password);
 }
 
 /**
@@ -51,17 +71,30 @@ async function readKeepalived(session: HostSession) {
  * do not match (another virtual router id, another advert interval) each become master and both take the VIPs.
  * Then the holder is checked to hold them alone, and the other member configured and started. On a first apply
  * (nobody holds them) the primary goes first: it starts as master, the backup hears it and never takes the VIPs.
- * A failed step names what was done before it, so the pair's state is known.
+ * A failed step names what was done before it, so the pair's state is known. Before any of it, each member's new
+ * configuration passes `keepalived -t` on that member: one keepalived refuses fails the apply with its message and
+ * changes nothing on either. The check runs again in the script that writes the files (the host lock was released
+ * in between, and a member installing keepalived now can only be checked then).
  */
 export async function applyHaPair(inputs: HaPairInputs): Promise<HaPairState> {
+  registerPairSecrets(inputs);
   const id = haPairId(inputs);
+  const config = (role: PairRole) => renderKeepalived(id, inputs, role);
+  const staged = (role: PairRole) => renderKeepalived(id, inputs, role, KEEPALIVED_CHECK_DIR);
   for (const role of ROLES) {
     await withHost(inputs[role].connection, async (session) => {
-      const live = await readKeepalived(session);
+      const live = await readKeepalived(session, config(role));
       const conflict = keepalivedConfConflict(id, live.conf);
       if (conflict) throw new Error(`host ${session.name}: ${conflict}`);
       if (!live.installed && !inputs.installKeepalived) {
         throw new Error(`host ${session.name}: keepalived is not installed; install it or set installKeepalived: true`);
+      }
+      if (live.installed && keepalivedConfigChanges(config(role), live)) {
+        await session.apply([keepalivedCheck(staged(role))]).catch((error: Error) => {
+          throw new Error(
+            `HA pair ${id}: keepalived on the ${role} ${session.name} refuses the new configuration; nothing was changed on either member: ${error.message}`,
+          );
+        });
       }
     });
   }
@@ -85,7 +118,7 @@ export async function applyHaPair(inputs: HaPairInputs): Promise<HaPairState> {
     await step(`stopping keepalived on ${member(other)}`, () =>
       withHost(inputs[other].connection, async (session) => {
         const live = await readKeepalived(session);
-        if (!live.active || live.conf === renderKeepalivedConf(id, inputs, other)) return undefined;
+        if (!live.active || live.conf === config(other).conf) return undefined;
         await session.apply([command("systemctl", "stop", KEEPALIVED_UNIT_NAME)]);
         return `stopped keepalived on ${member(other)} (it held no VIP) for the change`;
       }),
@@ -94,12 +127,12 @@ export async function applyHaPair(inputs: HaPairInputs): Promise<HaPairState> {
   for (const role of order) {
     await step(`configuring ${member(role)}`, async () => {
       await withHost(inputs[role].connection, async (session) => {
-        let live = await readKeepalived(session);
+        let live = await readKeepalived(session, config(role));
         if (!live.installed) {
           await session.apply([installPackage("keepalived")]);
-          live = await readKeepalived(session);
+          live = await readKeepalived(session, config(role));
         }
-        await session.apply(planKeepalived(id, renderKeepalivedConf(id, inputs, role), live));
+        await session.apply(planKeepalived(id, config(role), staged(role), live));
       });
       return `configured ${member(role)}`;
     });
@@ -122,7 +155,9 @@ async function awaitOneMaster(inputs: HaPairInputs, expected: string | undefined
   // A backup that does not hear the master takes the VIPs only after its master-down interval (3 adverts and a
   // skew): one holder counts once it has lasted that long, or a pair whose members cannot hear each other passes.
   const masterDownMs = (3 * inputs.advertIntervalSeconds + 1) * 1000;
-  const deadline = started + (4 * inputs.advertIntervalSeconds + 10) * 1000 + masterDownMs;
+  // A returning primary with a preempt delay waits that long before it takes the VIPs back.
+  const preemptDelayMs = (inputs.preemptDelaySeconds ?? 0) * 1000;
+  const deadline = started + (4 * inputs.advertIntervalSeconds + 10) * 1000 + masterDownMs + preemptDelayMs;
   log().info(`HA pair ${haPairId(inputs)}: waiting for VRRP to settle on one holder of the VIPs`);
   let settledSince: number | undefined;
   for (;;) {
@@ -152,6 +187,7 @@ async function awaitOneMaster(inputs: HaPairInputs, expected: string | undefined
 
 /** Who holds the VIPs and what keepalived runs with; undefined when neither member has this pair's config. */
 export async function readHaPair(inputs: HaPairInputs): Promise<HaPairState | undefined> {
+  registerPairSecrets(inputs);
   const id = haPairId(inputs);
   const live = await Promise.all(
     ROLES.map((role) =>
@@ -190,6 +226,7 @@ async function vipHolders(inputs: HaPairInputs): Promise<string[]> {
 
 /** The primary goes first: the backup takes over the VIPs until it stops too. */
 export async function removeHaPair(inputs: HaPairInputs): Promise<void> {
+  registerPairSecrets(inputs);
   const id = haPairId(inputs);
   for (const role of ROLES) {
     await withHost(inputs[role].connection, async (session) =>

@@ -1,17 +1,25 @@
 import { createHash } from "crypto";
-import { markedPair, PairRole, renderKeepalivedConf } from "../render/keepalivedConf";
 import {
+  KeepalivedScript,
+  markedPair,
+  PairRole,
+  renderKeepalivedConf,
+  renderKeepalivedScripts,
+} from "../render/keepalivedConf";
+import {
+  KEEPALIVED_CHECK_DIR,
   KEEPALIVED_CONF,
   KEEPALIVED_DROPIN,
   KEEPALIVED_DROPIN_DIR,
   KEEPALIVED_ENABLED_MARKER,
+  KEEPALIVED_SCRIPT_DIR,
   KEEPALIVED_UNIT_NAME,
 } from "../render/paths";
 import { renderKeepalivedDropIn } from "../render/units";
 import { HaPairInputs } from "../schemas/haPair";
 import { hostPort } from "../schemas/ip";
-import { planFiles, pruneEmptyDirs } from "./files";
-import { Step } from "./script";
+import { OwnedFile, planFiles, pruneEmptyDirs } from "./files";
+import { Step, stepRun } from "./script";
 import { command } from "./shell";
 
 /** Made of the pair's identity only (VRID, members' host and port): a new user or jump host is the same pair. */
@@ -27,7 +35,9 @@ export function haPairId(inputs: HaPairInputs): string {
  */
 export function keepalivedFingerprint(conf: string | null, active: boolean): string {
   if (conf === null) return "absent";
-  return `sha256:${createHash("sha256").update(conf).digest("hex").slice(0, 16)}${active ? "" : " stopped"}`;
+  // The VRRP password stays out of the state, even hashed (8 characters are few to try).
+  const hashed = conf.replace(/^(\s*auth_pass ).*$/gm, "$1[secret]");
+  return `sha256:${createHash("sha256").update(hashed).digest("hex").slice(0, 16)}${active ? "" : " stopped"}`;
 }
 
 /** The fingerprints of both members once the inputs are applied. */
@@ -39,12 +49,82 @@ export function expectedKeepalived(inputs: HaPairInputs): Record<PairRole, strin
   };
 }
 
+/** What a member's keepalived runs with: its keepalived.conf and the scripts that names. */
+export interface KeepalivedConfig {
+  conf: string;
+  scripts: KeepalivedScript[];
+}
+
+/** A member's configuration with its scripts in `scriptDir` (the check dir stages a copy for `keepalived -t`). */
+export function renderKeepalived(
+  pairId: string,
+  inputs: HaPairInputs,
+  role: PairRole,
+  scriptDir = KEEPALIVED_SCRIPT_DIR,
+): KeepalivedConfig {
+  return {
+    conf: renderKeepalivedConf(pairId, inputs, role, scriptDir),
+    scripts: renderKeepalivedScripts(inputs, scriptDir),
+  };
+}
+
 export interface KeepalivedFacts {
   conf: string | null;
   dropIn: string | null;
   enabled: boolean;
   active: boolean;
   enabledByUs: boolean;
+  /** Names in KEEPALIVED_SCRIPT_DIR. */
+  scriptNames: string[];
+  /** Live content of the wanted scripts, by path. */
+  scripts: Record<string, string | null>;
+}
+
+// keepalived.conf may hold the VRRP password; scripts run as root: neither is for other users to read or change.
+function configFiles(config: KeepalivedConfig): OwnedFile[] {
+  return [
+    ...config.scripts.map((script) => ({ ...script, mode: "0700" })),
+    { path: KEEPALIVED_CONF, content: config.conf, mode: "0600" },
+  ];
+}
+
+/** The writes (scripts first, keepalived.conf last) and removals that make the host's files `config`. */
+function configWrites(config: KeepalivedConfig, live: KeepalivedFacts): Step[] {
+  const stale = live.scriptNames
+    .map((name) => `${KEEPALIVED_SCRIPT_DIR}/${name}`)
+    .filter((path) => !config.scripts.some((script) => script.path === path));
+  return planFiles([...stale.map((path) => ({ path, content: null })), ...configFiles(config)], {
+    ...Object.fromEntries(stale.map((path) => [path, ""])),
+    ...live.scripts,
+    [KEEPALIVED_CONF]: live.conf,
+  });
+}
+
+/** Whether the host's keepalived files differ from `config` (then `keepalived -t` checks it before it lands). */
+export function keepalivedConfigChanges(config: KeepalivedConfig, live: KeepalivedFacts): boolean {
+  return configWrites(config, live).length > 0;
+}
+
+/**
+ * `keepalived -t` on `staged` (rendered for KEEPALIVED_CHECK_DIR), written there whole and removed again: a
+ * configuration keepalived refuses (it exits non-zero on any warning: a missing interface, an insecure script)
+ * fails this step with keepalived's own message, before anything it would replace is touched.
+ */
+export function keepalivedCheck(staged: KeepalivedConfig): Step {
+  const conf = `${KEEPALIVED_CHECK_DIR}/keepalived.conf`;
+  const files = configFiles(staged).map((file) => (file.path === KEEPALIVED_CONF ? { ...file, path: conf } : file));
+  const clean = command("rm", "-rf", KEEPALIVED_CHECK_DIR);
+  const digest = createHash("sha256").update(staged.conf).digest("hex").slice(0, 16);
+  return {
+    run: [
+      clean,
+      command("mkdir", "-p", "-m", "0700", KEEPALIVED_CHECK_DIR),
+      ...planFiles(files, {}).map(stepRun),
+      `if ! ${command("keepalived", "-t", "-f", conf)}; then ${clean}; exit 1; fi`,
+      clean,
+    ].join("\n"),
+    audit: `keepalived -t -f ${conf} (the new configuration, sha256:${digest}, staged and removed)`,
+  };
 }
 
 /** Why this host's keepalived.conf cannot become this pair's, or undefined when it can. */
@@ -57,18 +137,25 @@ export function keepalivedConfConflict(pairId: string, conf: string | null): str
 }
 
 /**
- * Commands that make keepalived run `conf`: write it when it differs, enable and start keepalived when it is not,
- * reload (SIGHUP: VIPs stay where they are) when it runs with another configuration.
+ * Commands that make keepalived run `config`: check it with `keepalived -t` and write it when it differs, enable and
+ * start keepalived when it is not, reload (SIGHUP: VIPs stay where they are) when it runs with another
+ * keepalived.conf (a script keepalived runs afresh each time needs none).
  */
-export function planKeepalived(pairId: string, conf: string, live: KeepalivedFacts): Step[] {
+export function planKeepalived(
+  pairId: string,
+  config: KeepalivedConfig,
+  staged: KeepalivedConfig,
+  live: KeepalivedFacts,
+): Step[] {
   const conflict = keepalivedConfConflict(pairId, live.conf);
   if (conflict) throw new Error(conflict);
-  const changed = live.conf !== conf;
+  const changed = live.conf !== config.conf;
+  const writes = configWrites(config, live);
   const dropIn = planFiles([{ path: KEEPALIVED_DROPIN, content: renderKeepalivedDropIn() }], {
     [KEEPALIVED_DROPIN]: live.dropIn,
   });
   return [
-    ...planFiles([{ path: KEEPALIVED_CONF, content: conf }], { [KEEPALIVED_CONF]: live.conf }),
+    ...(writes.length > 0 ? [keepalivedCheck(staged), ...writes] : []),
     ...(dropIn.length > 0 ? [...dropIn, command("systemctl", "daemon-reload")] : []),
     ...(live.enabled
       ? []
@@ -86,7 +173,10 @@ export function planKeepalived(pairId: string, conf: string, live: KeepalivedFac
   ];
 }
 
-/** Stops keepalived (it takes its VIPs and sync daemon down with it), removes our config, disables what we enabled. */
+/**
+ * Stops keepalived (it takes its VIPs and sync daemon down with it), removes our config and scripts, disables what
+ * we enabled.
+ */
 export function planKeepalivedRemoval(pairId: string, live: KeepalivedFacts): Step[] {
   if (live.conf === null || keepalivedConfConflict(pairId, live.conf) !== undefined) return [];
   return [
@@ -94,16 +184,19 @@ export function planKeepalivedRemoval(pairId: string, live: KeepalivedFacts): St
     ...(live.enabledByUs && live.enabled ? [command("systemctl", "disable", "--quiet", KEEPALIVED_UNIT_NAME)] : []),
     ...planFiles(
       [
+        ...live.scriptNames.map((name) => ({ path: `${KEEPALIVED_SCRIPT_DIR}/${name}`, content: null })),
         { path: KEEPALIVED_CONF, content: null },
         { path: KEEPALIVED_ENABLED_MARKER, content: null },
         { path: KEEPALIVED_DROPIN, content: null },
       ],
       {
+        ...Object.fromEntries(live.scriptNames.map((name) => [`${KEEPALIVED_SCRIPT_DIR}/${name}`, ""])),
         [KEEPALIVED_CONF]: live.conf,
         [KEEPALIVED_ENABLED_MARKER]: live.enabledByUs ? "" : null,
         [KEEPALIVED_DROPIN]: live.dropIn,
       },
     ),
+    ...(live.scriptNames.length === 0 ? [] : [pruneEmptyDirs([KEEPALIVED_SCRIPT_DIR])]),
     ...(live.dropIn === null ? [] : [pruneEmptyDirs([KEEPALIVED_DROPIN_DIR]), command("systemctl", "daemon-reload")]),
   ];
 }

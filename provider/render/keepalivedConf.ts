@@ -1,6 +1,7 @@
 import { ipFamily, hostPrefixLength } from "../schemas/ip";
 import { HaPairInputs } from "../schemas/haPair";
 import { header } from "./header";
+import { KEEPALIVED_SCRIPT_DIR } from "./paths";
 
 export type PairRole = "primary" | "backup";
 
@@ -19,49 +20,123 @@ export function markedPair(conf: string): string | undefined {
     ?.slice(PAIR_MARKER.length);
 }
 
+/** A track or notify command as the root-only /bin/sh script keepalived.conf names by path. */
+export interface KeepalivedScript {
+  path: string;
+  content: string;
+}
+
+const NOTIFY_KEYWORDS = {
+  master: "notify_master",
+  backup: "notify_backup",
+  fault: "notify_fault",
+  stop: "notify_stop",
+  any: "notify",
+} as const;
+
+type NotifyState = keyof typeof NOTIFY_KEYWORDS;
+
+function notifyHooks(inputs: HaPairInputs): [NotifyState, string][] {
+  return (Object.keys(NOTIFY_KEYWORDS) as NotifyState[]).flatMap((state) => {
+    const command = inputs.notify?.[state];
+    return command === undefined ? [] : [[state, command] as [NotifyState, string]];
+  });
+}
+
+const trackScriptPath = (dir: string, index: number) => `${dir}/track-${index}.sh`;
+const notifyScriptPath = (dir: string, state: NotifyState) => `${dir}/notify-${state}.sh`;
+
 /**
- * keepalived.conf for one member. IPv4 and IPv6 VIPs need one VRRP instance per family (VRRPv3 for IPv6); a sync
- * group makes them fail over together. The IPVS table itself is not keepalived's: lvs-pulumi writes it on both
- * directors, keepalived only moves the addresses and runs the connection sync daemon.
+ * The scripts a member's keepalived runs, in `dir`. A command never goes into keepalived.conf (whose quoting and
+ * `$` substitution differ from the shell's): it is the body of a /bin/sh script, exactly as written.
  */
-export function renderKeepalivedConf(pairId: string, inputs: HaPairInputs, role: PairRole): string {
+export function renderKeepalivedScripts(inputs: HaPairInputs, dir = KEEPALIVED_SCRIPT_DIR): KeepalivedScript[] {
+  const body = (command: string) => `#!/bin/sh\n${header()}${command}\n`;
+  return [
+    ...inputs.trackScripts.map((script, index) => ({
+      path: trackScriptPath(dir, index),
+      content: body(script.command),
+    })),
+    ...notifyHooks(inputs).map(([state, command]) => ({ path: notifyScriptPath(dir, state), content: body(command) })),
+  ];
+}
+
+/**
+ * keepalived.conf for one member, naming its scripts in `scriptDir`. IPv4 and IPv6 VIPs need one VRRP instance per
+ * family (VRRPv3 for IPv6); a sync group makes them fail over together (and carries the notify hooks, so they run
+ * once per change). The IPVS table itself is not keepalived's: lvs-pulumi writes it on both directors, keepalived
+ * only moves the addresses and runs the connection sync daemon.
+ */
+export function renderKeepalivedConf(
+  pairId: string,
+  inputs: HaPairInputs,
+  role: PairRole,
+  scriptDir = KEEPALIVED_SCRIPT_DIR,
+): string {
   const member = inputs[role];
   const families = (["inet", "inet6"] as const).filter((family) =>
     inputs.vips.some((vip) => ipFamily(vip.address) === family),
   );
   const instances = families.map((family) => ({ family, name: instanceName(inputs.virtualRouterId, family) }));
   const sync = inputs.connectionSync;
-  const globals = sync.enabled
+  const scripted = inputs.trackScripts.length > 0 || notifyHooks(inputs).length > 0;
+  const globalLines = [
+    // Scripts run as root, and keepalived refuses any that a non-root user could modify.
+    ...(scripted ? ["    enable_script_security", "    script_user root"] : []),
+    // The sync daemon follows the first instance: master on the VRRP master, backup on the backup.
+    ...(sync.enabled
+      ? [
+          `    lvs_sync_daemon ${sync.interface ?? member.interface} ${instances[0].name} id ${sync.syncId ?? inputs.virtualRouterId}`,
+        ]
+      : []),
+  ];
+  const globals = globalLines.length > 0 ? ["global_defs {", ...globalLines, "}", ""] : [];
+  const trackNames = inputs.trackScripts.map((_, index) => `LVS_PULUMI_${inputs.virtualRouterId}_TRACK_${index}`);
+  const scripts = inputs.trackScripts.flatMap((script, index) => [
+    `vrrp_script ${trackNames[index]} {`,
+    `    script "${trackScriptPath(scriptDir, index)}"`,
+    `    interval ${script.intervalSeconds}`,
+    ...(script.timeoutSeconds !== undefined ? [`    timeout ${script.timeoutSeconds}`] : []),
+    `    fall ${script.fall}`,
+    `    rise ${script.rise}`,
+    ...(script.weight !== undefined ? [`    weight ${script.weight}`] : []),
+    "}",
+    "",
+  ]);
+  const notify = notifyHooks(inputs).map(
+    ([state]) => `    ${NOTIFY_KEYWORDS[state]} "${notifyScriptPath(scriptDir, state)}"`,
+  );
+  const grouped = instances.length > 1;
+  const group = grouped
     ? [
-        "global_defs {",
-        // The sync daemon follows the first instance: master on the VRRP master, backup on the backup.
-        `    lvs_sync_daemon ${sync.interface ?? member.interface} ${instances[0].name} id ${sync.syncId ?? inputs.virtualRouterId}`,
+        `vrrp_sync_group LVS_PULUMI_${inputs.virtualRouterId} {`,
+        "    group {",
+        ...instances.map((i) => `        ${i.name}`),
+        "    }",
+        ...notify,
         "}",
         "",
       ]
     : [];
-  const group =
-    instances.length > 1
-      ? [
-          `vrrp_sync_group LVS_PULUMI_${inputs.virtualRouterId} {`,
-          "    group {",
-          ...instances.map((i) => `        ${i.name}`),
-          "    }",
-          "}",
-          "",
-        ]
-      : [];
+  // preempt_delay only works from an initial BACKUP state: with it the primary starts as BACKUP too.
+  const master = inputs.preempt && inputs.preemptDelaySeconds === undefined && role === "primary";
   const blocks = instances.flatMap(({ family, name }) => [
     `vrrp_instance ${name} {`,
     // Without preemption both start as backup, so a returning primary does not take the VIPs back.
-    `    state ${inputs.preempt && role === "primary" ? "MASTER" : "BACKUP"}`,
+    `    state ${master ? "MASTER" : "BACKUP"}`,
     `    interface ${member.interface}`,
     `    virtual_router_id ${inputs.virtualRouterId}`,
     `    priority ${member.priority}`,
     `    advert_int ${inputs.advertIntervalSeconds}`,
     ...(family === "inet6" ? ["    version 3"] : []),
     ...(inputs.preempt ? [] : ["    nopreempt"]),
+    ...(inputs.preemptDelaySeconds !== undefined ? [`    preempt_delay ${inputs.preemptDelaySeconds}`] : []),
+    ...gratuitousArp(inputs),
+    ...authentication(inputs, family),
     ...unicast(inputs, role, family),
+    ...block("track_interface", member.trackInterfaces ?? []),
+    ...block("track_script", trackNames),
+    ...(grouped ? [] : notify),
     "    virtual_ipaddress {",
     ...inputs.vips
       .filter((vip) => ipFamily(vip.address) === family)
@@ -70,7 +145,31 @@ export function renderKeepalivedConf(pairId: string, inputs: HaPairInputs, role:
     "}",
     "",
   ]);
-  return `${header()}${pairMarker(pairId)}\n${[...globals, ...group, ...blocks].join("\n")}`;
+  return `${header()}${pairMarker(pairId)}\n${[...globals, ...scripts, ...group, ...blocks].join("\n")}`;
+}
+
+/** An instance sub-block listing names; nothing when there are none. */
+function block(keyword: string, names: string[]): string[] {
+  return names.length === 0 ? [] : [`    ${keyword} {`, ...names.map((name) => `        ${name}`), "    }"];
+}
+
+/** After becoming master: keepalived sends the same rounds as unsolicited NAs for IPv6 VIPs. */
+function gratuitousArp(inputs: HaPairInputs): string[] {
+  const garp = inputs.gratuitousArp ?? {};
+  const settings: [string, number | undefined][] = [
+    ["garp_master_delay", garp.masterDelaySeconds],
+    ["garp_master_repeat", garp.masterRepeat],
+    ["garp_master_refresh", garp.masterRefreshSeconds],
+    ["garp_master_refresh_repeat", garp.masterRefreshRepeat],
+  ];
+  return settings.flatMap(([keyword, value]) => (value === undefined ? [] : [`    ${keyword} ${value}`]));
+}
+
+/** VRRPv2 (IPv4) only; the schema refuses it for a pair with IPv6 VIPs. */
+function authentication(inputs: HaPairInputs, family: "inet" | "inet6"): string[] {
+  const auth = inputs.authentication;
+  if (!auth || family !== "inet") return [];
+  return ["    authentication {", `        auth_type ${auth.type}`, `        auth_pass ${auth.password}`, "    }"];
 }
 
 /** Unicast adverts to the peer only, and adverts from anyone but the peer ignored (`check_unicast_src`). */

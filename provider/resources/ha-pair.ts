@@ -10,6 +10,18 @@ export interface HAPairMemberArgs {
   priority?: pulumi.Input<number>;
   /** Unicast VRRP (multicast filtered): the member's own address on its VRRP interface, one per VIP family. */
   addresses?: pulumi.Input<pulumi.Input<string>[]>;
+  /** Interfaces keepalived watches (e.g. the uplink): one down puts this member in FAULT. */
+  trackInterfaces?: pulumi.Input<pulumi.Input<string>[]>;
+}
+
+/** A /bin/sh command keepalived runs every intervalSeconds: `fall` failures put the member in FAULT (or apply weight). */
+export interface HAPairTrackScript {
+  command: string;
+  intervalSeconds?: number;
+  timeoutSeconds?: number;
+  fall?: number;
+  rise?: number;
+  weight?: number;
 }
 
 /** A VIP, or an address on another interface than the VRRP one. */
@@ -24,6 +36,20 @@ export interface HAPairArgs {
   advertIntervalSeconds?: pulumi.Input<number>;
   preempt?: pulumi.Input<boolean>;
   connectionSync?: pulumi.Input<{ enabled?: boolean; interface?: string; syncId?: number }>;
+  trackScripts?: pulumi.Input<pulumi.Input<HAPairTrackScript>[]>;
+  /** /bin/sh commands run on a state change; `any` gets keepalived's arguments (type, name, state, priority). */
+  notify?: pulumi.Input<{ master?: string; backup?: string; fault?: string; stop?: string; any?: string }>;
+  /** Gratuitous ARP (and unsolicited NA) after becoming master and while master. */
+  gratuitousArp?: pulumi.Input<{
+    masterDelaySeconds?: number;
+    masterRepeat?: number;
+    masterRefreshSeconds?: number;
+    masterRefreshRepeat?: number;
+  }>;
+  /** With preempt: how long a returning primary waits before it takes the VIPs back. */
+  preemptDelaySeconds?: pulumi.Input<number>;
+  /** VRRPv2 PASS authentication (IPv4 VIPs only; an output may resolve to none); kept as a secret output. */
+  authentication?: pulumi.Input<{ type?: "PASS"; password: pulumi.Input<string> } | undefined>;
   installKeepalived?: pulumi.Input<boolean>;
 }
 
@@ -48,7 +74,7 @@ export class HAPair extends pulumi.dynamic.Resource {
         master: undefined,
         __urn: urnInput(name, "HAPair", opts),
       },
-      { ...opts, additionalSecretOutputs: ["primary", "backup"] },
+      { ...opts, additionalSecretOutputs: ["primary", "backup", "authentication"] },
       "lvs",
       "HAPair",
     );

@@ -1,7 +1,8 @@
 import * as fs from "fs";
 import * as path from "path";
 import { load } from "js-yaml";
-import { checkTopologyConfig, parseTopologyConfig } from "../../../provider/cluster/config";
+import * as pulumi from "@pulumi/pulumi";
+import { checkTopologyConfig, clusterTopology, parseTopologyConfig } from "../../../provider/cluster/config";
 
 const HOST_KEY = "SHA256:" + "A".repeat(43);
 
@@ -187,6 +188,41 @@ describe("HA pairs in stack config", () => {
       preempt: true,
       floatingAddresses: [],
     });
+  });
+
+  test("track scripts, interfaces, notify hooks and keepalived's rules go through stack config, named by key", () => {
+    const parsed = parseTopologyConfig(
+      withPair({
+        primary: { director: "dir1", interface: "eth0", trackInterfaces: ["eth1"] },
+        trackScripts: [{ command: "test -e /run/ok" }],
+        notify: { fault: "logger fault" },
+      }),
+    );
+    expect(parsed.haPairs.pair).toMatchObject({
+      primary: { trackInterfaces: ["eth1"] },
+      trackScripts: [{ command: "test -e /run/ok", intervalSeconds: 2, fall: 2, rise: 2 }],
+      notify: { fault: "logger fault" },
+    });
+    expect(reasons(withPair({ preempt: false, preemptDelaySeconds: 10 }))).toEqual([
+      "lvs:topology.haPairs.pair.preemptDelaySeconds: 10 needs preempt: true (keepalived: preempt_delay is incompatible with nopreempt)",
+    ]);
+  });
+
+  test("the VRRP password never sits in plain config: it comes from the secret lvs:vrrpPasswords", async () => {
+    // (This pair's VIP is IPv6, so keepalived's own rule speaks too.)
+    expect(reasons(withPair({ authentication: { password: "s3cr3t" } }))).toEqual([
+      "lvs:topology.haPairs.pair.authentication: (object) must not be in plain config (it holds the VRRP password): set it with `pulumi config set --secret --path lvs:vrrpPasswords.pair <password>`",
+      "lvs:topology.haPairs.pair.authentication: (object) is VRRPv2 only: this pair has IPv6 VIPs (a VRRPv3 instance) and VRRPv3 has no authentication; drop it or the IPv6 VIPs",
+    ]);
+    const topology = parseTopologyConfig(withPair());
+    const resolved = (value: unknown) =>
+      new Promise((resolve) => (pulumi.output(value) as pulumi.Output<unknown>).apply(resolve));
+    const passwords = (value: Record<string, string>) => pulumi.secret(value) as pulumi.Output<Record<string, string>>;
+    const withPassword = clusterTopology(topology, undefined, passwords({ pair: "s3cr3t" }));
+    expect(await resolved(withPassword.haPairs?.pair.authentication)).toEqual({ type: "PASS", password: "s3cr3t" });
+    const other = clusterTopology(topology, undefined, passwords({ elsewhere: "x" }));
+    expect(await resolved(other.haPairs?.pair.authentication)).toBeUndefined();
+    expect(clusterTopology(topology).haPairs?.pair.authentication).toBeUndefined();
   });
 
   test("every broken pair names its config key", () => {

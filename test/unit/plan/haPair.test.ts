@@ -1,23 +1,38 @@
 import {
   expectedKeepalived,
   haPairId,
+  keepalivedCheck,
   keepalivedConfConflict,
+  keepalivedConfigChanges,
   keepalivedFingerprint,
   planKeepalived,
   planKeepalivedRemoval,
+  renderKeepalived,
 } from "../../../provider/plan/haPair";
 import { haPairInputsSchema } from "../../../provider/schemas/haPair";
 import { renderKeepalivedDropIn } from "../../../provider/render/units";
 import { stepAudit, stepRun } from "../../../provider/plan/script";
 
 const CONF = "# Managed by lvs-pulumi; edits are overwritten.\n# lvs-pulumi HA pair: pair-a\n\nvrrp_instance X {}\n";
-const fresh = { conf: null, dropIn: null, enabled: false, active: false, enabledByUs: false };
-const running = { conf: CONF, dropIn: renderKeepalivedDropIn(), enabled: true, active: true, enabledByUs: true };
+const CONFIG = { conf: CONF, scripts: [] };
+const STAGED = { conf: CONF.replace("X", "STAGED"), scripts: [] };
+const noScripts = { scriptNames: [], scripts: {} };
+const fresh = { conf: null, dropIn: null, enabled: false, active: false, enabledByUs: false, ...noScripts };
+const running = {
+  conf: CONF,
+  dropIn: renderKeepalivedDropIn(),
+  enabled: true,
+  active: true,
+  enabledByUs: true,
+  ...noScripts,
+};
+const withConf = (conf: string) => ({ conf, scripts: [] });
 
 describe("keepalived plan", () => {
-  it("first time: config, boot order after the IPVS replay, enabled (remembered as ours), started", () => {
-    const commands = planKeepalived("pair-a", CONF, fresh);
+  it("first time: checked by keepalived -t, config, boot order after the IPVS replay, enabled (ours), started", () => {
+    const commands = planKeepalived("pair-a", CONFIG, STAGED, fresh);
     expect(commands.map((c) => stepAudit(c).split(" ").slice(0, 2).join(" "))).toEqual([
+      "keepalived -t",
       "write /etc/keepalived/keepalived.conf",
       "write /etc/systemd/system/keepalived.service.d/lvs-pulumi.conf",
       "systemctl daemon-reload",
@@ -25,19 +40,21 @@ describe("keepalived plan", () => {
       "systemctl enable",
       "systemctl start",
     ]);
-    expect(stepRun(commands[1])).toContain("After=lvs-pulumi-ipvs.service");
+    expect(stepRun(commands[2])).toContain("After=lvs-pulumi-ipvs.service");
+    expect(stepAudit(commands[1])).toMatch(/^write \/etc\/keepalived\/keepalived.conf \(mode 0600,/);
   });
 
   it("converged: nothing; changed config on a running keepalived: rewrite and reload, never restart", () => {
-    expect(planKeepalived("pair-a", CONF, running)).toEqual([]);
-    const changed = planKeepalived("pair-a", CONF.replace("X", "Y"), running);
-    expect(changed).toHaveLength(2);
-    expect(changed[1]).toBe("systemctl reload keepalived.service");
+    expect(planKeepalived("pair-a", CONFIG, STAGED, running)).toEqual([]);
+    const changed = planKeepalived("pair-a", withConf(CONF.replace("X", "Y")), STAGED, running);
+    expect(changed).toHaveLength(3);
+    expect(stepAudit(changed[0])).toMatch(/^keepalived -t -f \/etc\/keepalived\/lvs-pulumi.check\/keepalived.conf/);
+    expect(changed[2]).toBe("systemctl reload keepalived.service");
   });
 
   it("refuses a keepalived.conf it did not write, or another pair's", () => {
     expect(keepalivedConfConflict("pair-a", "vrrp_instance VI_1 {}\n")).toMatch(/not written by lvs-pulumi/);
-    expect(() => planKeepalived("pair-b", CONF, running)).toThrow(
+    expect(() => planKeepalived("pair-b", CONFIG, STAGED, running)).toThrow(
       "/etc/keepalived/keepalived.conf belongs to HA pair pair-a; a director serves one pair",
     );
   });
@@ -89,4 +106,98 @@ test("fingerprints: what keepalived runs with, stopped or absent; the expected o
   const expected = expectedKeepalived(inputs);
   expect(expected.primary).not.toBe(expected.backup);
   expect(expectedKeepalived({ ...inputs, advertIntervalSeconds: 2 }).primary).not.toBe(expected.primary);
+});
+
+describe("keepalived scripts and keepalived -t", () => {
+  const inputs = haPairInputsSchema().parse({
+    primary: member("198.51.100.11"),
+    backup: member("198.51.100.12"),
+    virtualRouterId: 51,
+    vips: ["198.51.100.40"],
+    trackScripts: [{ command: "test -e /run/ok" }],
+    notify: { master: "logger 'became master'" },
+    authentication: { password: "s3cr:t/1" },
+  });
+  const config = renderKeepalived("pair-a", inputs, "primary");
+  const staged = renderKeepalived("pair-a", inputs, "primary", "/etc/keepalived/lvs-pulumi.check");
+  const live = {
+    ...running,
+    conf: config.conf,
+    scriptNames: ["notify-master.sh", "track-0.sh"],
+    scripts: Object.fromEntries(config.scripts.map((s) => [s.path, s.content])),
+  };
+
+  it("scripts land root-only before the keepalived.conf naming them, after keepalived -t passed on a staged copy", () => {
+    const steps = planKeepalived("pair-a", config, staged, { ...fresh });
+    expect(steps.slice(0, 4).map((c) => stepAudit(c).split(" (")[0])).toEqual([
+      "keepalived -t -f /etc/keepalived/lvs-pulumi.check/keepalived.conf",
+      "write /etc/keepalived/lvs-pulumi/track-0.sh",
+      "write /etc/keepalived/lvs-pulumi/notify-master.sh",
+      "write /etc/keepalived/keepalived.conf",
+    ]);
+    expect(stepAudit(steps[1])).toContain("(mode 0700,");
+    // The audit (change log, errors) never carries a body: no command, no password.
+    expect(steps.map(stepAudit).join("\n")).not.toMatch(/s3cr|became master/);
+  });
+
+  it("the check stages the configuration and its scripts, runs keepalived -t, and removes them either way", () => {
+    const run = stepRun(keepalivedCheck(staged));
+    const lines = run.split("\n");
+    expect(lines[0]).toBe("rm -rf /etc/keepalived/lvs-pulumi.check");
+    expect(lines[1]).toBe("mkdir -p -m 0700 /etc/keepalived/lvs-pulumi.check");
+    expect(run).toContain("mv -f /etc/keepalived/lvs-pulumi.check/keepalived.conf.lvs-pulumi-tmp");
+    expect(run).toContain("mv -f /etc/keepalived/lvs-pulumi.check/track-0.sh.lvs-pulumi-tmp");
+    expect(lines.at(-2)).toBe(
+      "if ! keepalived -t -f /etc/keepalived/lvs-pulumi.check/keepalived.conf; then rm -rf /etc/keepalived/lvs-pulumi.check; exit 1; fi",
+    );
+    expect(lines.at(-1)).toBe("rm -rf /etc/keepalived/lvs-pulumi.check");
+    expect(staged.conf).toContain('script "/etc/keepalived/lvs-pulumi.check/track-0.sh"');
+    expect(config.conf).toContain('script "/etc/keepalived/lvs-pulumi/track-0.sh"');
+  });
+
+  it("converged: nothing; a changed command rewrites only its script (keepalived runs it afresh: no reload)", () => {
+    expect(keepalivedConfigChanges(config, live)).toBe(false);
+    expect(planKeepalived("pair-a", config, staged, live)).toEqual([]);
+    const edited = renderKeepalived(
+      "pair-a",
+      { ...inputs, trackScripts: [{ ...inputs.trackScripts[0], command: "true" }] },
+      "primary",
+    );
+    const steps = planKeepalived("pair-a", edited, staged, live);
+    expect(steps.map((c) => stepAudit(c).split(" (")[0])).toEqual([
+      "keepalived -t -f /etc/keepalived/lvs-pulumi.check/keepalived.conf",
+      "write /etc/keepalived/lvs-pulumi/track-0.sh",
+    ]);
+  });
+
+  it("a script no longer configured is removed, and keepalived reloads without it", () => {
+    const without = renderKeepalived("pair-a", { ...inputs, notify: undefined }, "primary");
+    const steps = planKeepalived("pair-a", without, staged, live);
+    expect(steps.slice(1).map((c) => stepAudit(c).split(" (")[0])).toEqual([
+      "rm -f /etc/keepalived/lvs-pulumi/notify-master.sh",
+      "write /etc/keepalived/keepalived.conf",
+      "systemctl reload keepalived.service",
+    ]);
+  });
+
+  it("removal takes the scripts and their folder too", () => {
+    expect(planKeepalivedRemoval("pair-a", live)).toEqual([
+      "systemctl stop keepalived.service",
+      "systemctl disable --quiet keepalived.service",
+      "rm -f /etc/keepalived/lvs-pulumi/notify-master.sh",
+      "rm -f /etc/keepalived/lvs-pulumi/track-0.sh",
+      "rm -f /etc/keepalived/keepalived.conf",
+      "rm -f /etc/lvs-pulumi/keepalived-enabled-by-lvs-pulumi",
+      "rm -f /etc/systemd/system/keepalived.service.d/lvs-pulumi.conf",
+      "rmdir /etc/keepalived/lvs-pulumi 2>/dev/null || true",
+      "rmdir /etc/systemd/system/keepalived.service.d 2>/dev/null || true",
+      "systemctl daemon-reload",
+    ]);
+  });
+
+  it("the fingerprint in the state is the same whatever the password: it never carries it, even hashed", () => {
+    const other = renderKeepalived("pair-a", { ...inputs, authentication: { type: "PASS", password: "x" } }, "primary");
+    expect(other.conf).not.toBe(config.conf);
+    expect(keepalivedFingerprint(other.conf, true)).toBe(keepalivedFingerprint(config.conf, true));
+  });
 });

@@ -1,4 +1,4 @@
-import { renderKeepalivedConf } from "../../../provider/render/keepalivedConf";
+import { renderKeepalivedConf, renderKeepalivedScripts } from "../../../provider/render/keepalivedConf";
 import { haPairInputsSchema } from "../../../provider/schemas/haPair";
 
 export function pairInputs(overrides: Record<string, unknown> = {}) {
@@ -84,5 +84,106 @@ vrrp_instance LVS_PULUMI_51_V4 {
       "    unicast_src_ip 2001:db8:1::12\n    unicast_peer {\n        2001:db8:1::11\n    }\n    check_unicast_src\n",
     );
     expect(renderKeepalivedConf("p", pairInputs(), "primary")).not.toContain("unicast");
+  });
+
+  it("track script and interfaces, notify hooks, gratuitous ARP, preempt delay and PASS authentication", () => {
+    const inputs = pairInputs({
+      vips: ["198.51.100.46"],
+      primary: {
+        connection: { host: "198.51.100.11", insecureSkipHostKeyCheck: true },
+        interface: "eth0",
+        trackInterfaces: ["eth2"],
+      },
+      trackScripts: [{ command: "test -e /run/ok", intervalSeconds: 1, timeoutSeconds: 3, fall: 3, weight: -60 }],
+      notify: { master: "logger master", any: "logger any" },
+      gratuitousArp: { masterDelaySeconds: 2, masterRepeat: 3, masterRefreshSeconds: 30, masterRefreshRepeat: 2 },
+      preemptDelaySeconds: 20,
+      authentication: { password: "s3cr:t/1" },
+    });
+    expect(renderKeepalivedConf("pair-a", inputs, "primary")).toBe(
+      `# Managed by lvs-pulumi; edits are overwritten.
+# lvs-pulumi HA pair: pair-a
+
+global_defs {
+    enable_script_security
+    script_user root
+    lvs_sync_daemon eth0 LVS_PULUMI_51_V4 id 51
+}
+
+vrrp_script LVS_PULUMI_51_TRACK_0 {
+    script "/etc/keepalived/lvs-pulumi/track-0.sh"
+    interval 1
+    timeout 3
+    fall 3
+    rise 2
+    weight -60
+}
+
+vrrp_instance LVS_PULUMI_51_V4 {
+    state BACKUP
+    interface eth0
+    virtual_router_id 51
+    priority 150
+    advert_int 1
+    preempt_delay 20
+    garp_master_delay 2
+    garp_master_repeat 3
+    garp_master_refresh 30
+    garp_master_refresh_repeat 2
+    authentication {
+        auth_type PASS
+        auth_pass s3cr:t/1
+    }
+    track_interface {
+        eth2
+    }
+    track_script {
+        LVS_PULUMI_51_TRACK_0
+    }
+    notify_master "/etc/keepalived/lvs-pulumi/notify-master.sh"
+    notify "/etc/keepalived/lvs-pulumi/notify-any.sh"
+    virtual_ipaddress {
+        198.51.100.46/32 dev eth0
+    }
+}
+`,
+    );
+    // The backup tracks only what it lists itself.
+    expect(renderKeepalivedConf("pair-a", inputs, "backup")).not.toContain("track_interface");
+  });
+
+  it("commands become /bin/sh scripts exactly as written: quotes, $ and keepalived's comment characters are safe", () => {
+    const command = `echo "it's $1" | tee -a /run/x # ! { } \\ done`;
+    const inputs = pairInputs({ trackScripts: [{ command }], notify: { fault: command } });
+    expect(renderKeepalivedScripts(inputs)).toEqual([
+      {
+        path: "/etc/keepalived/lvs-pulumi/track-0.sh",
+        content: `#!/bin/sh\n# Managed by lvs-pulumi; edits are overwritten.\n${command}\n`,
+      },
+      {
+        path: "/etc/keepalived/lvs-pulumi/notify-fault.sh",
+        content: `#!/bin/sh\n# Managed by lvs-pulumi; edits are overwritten.\n${command}\n`,
+      },
+    ]);
+    const conf = renderKeepalivedConf("p", inputs, "primary");
+    expect(conf).not.toContain("it's");
+    expect(renderKeepalivedScripts(inputs, "/stage")[0].path).toBe("/stage/track-0.sh");
+  });
+
+  it("with IPv4 and IPv6 VIPs the hooks go on the sync group (once per change), the track script on both instances", () => {
+    const inputs = pairInputs({
+      vips: ["198.51.100.46", "2001:db8:1::104"],
+      trackScripts: [{ command: "true" }],
+      notify: { backup: "logger backup" },
+    });
+    const conf = renderKeepalivedConf("p", inputs, "primary");
+    expect(conf).toContain(
+      '        LVS_PULUMI_51_V6\n    }\n    notify_backup "/etc/keepalived/lvs-pulumi/notify-backup.sh"\n}\n',
+    );
+    expect(conf.match(/notify_backup/g)).toHaveLength(1);
+    expect(conf.match(/track_script \{\n {8}LVS_PULUMI_51_TRACK_0\n/g)).toHaveLength(2);
+    // The preempting primary without a delay starts as MASTER; no script: no script security lines.
+    expect(conf).toContain("    state MASTER\n");
+    expect(renderKeepalivedConf("p", pairInputs(), "primary")).not.toContain("script_user");
   });
 });

@@ -65,4 +65,57 @@ describe("HA pair inputs", () => {
       /^primary.addresses: .* must hold exactly one IPv4 address .*found 2$/,
     );
   });
+
+  it("track, notify, gratuitous ARP and preempt delay: defaults, and bad values named with the field", () => {
+    const inputs = haPairInputsSchema().parse({ ...valid, trackScripts: [{ command: "true" }] });
+    expect(inputs.trackScripts).toEqual([{ command: "true", intervalSeconds: 2, fall: 2, rise: 2 }]);
+    expect(reasons({ ...valid, trackScripts: [{ command: "" }] })).toEqual([
+      'trackScripts.0.command: "" must not be empty',
+    ]);
+    expect(reasons({ ...valid, trackScripts: [{ command: "true", weight: 300 }] })).toEqual([
+      "trackScripts.0.weight: 300 is out of range -253..253",
+    ]);
+    expect(reasons({ ...valid, notify: { master: "a\0b" } })).toEqual([
+      'notify.master: "a\\u0000b" must not contain a NUL character',
+    ]);
+    expect(reasons({ ...valid, gratuitousArp: { masterRepeat: 0 } })).toEqual([
+      "gratuitousArp.masterRepeat: 0 is out of range 1..255",
+    ]);
+    expect(reasons({ ...valid, primary: { ...valid.primary, trackInterfaces: ["eth1; reboot"] } })).toEqual([
+      'primary.trackInterfaces.0: "eth1; reboot" is not an interface name',
+    ]);
+  });
+
+  it("keepalived's own rules, named before anything is touched", () => {
+    expect(reasons({ ...valid, preempt: false, preemptDelaySeconds: 30 })).toEqual([
+      "preemptDelaySeconds: 30 needs preempt: true (keepalived: preempt_delay is incompatible with nopreempt)",
+    ]);
+    expect(reasons({ ...valid, preemptDelaySeconds: 1001 })).toEqual([
+      "preemptDelaySeconds: 1001 is out of range 1..1000",
+    ]);
+    expect(reasons({ ...valid, primary: { ...valid.primary, trackInterfaces: ["eth1", "eth0"] } })).toEqual([
+      'primary.trackInterfaces.1: "eth0" is the member\'s VRRP interface, which keepalived tracks already (it refuses to track it twice)',
+    ]);
+    const dual = { ...valid, vips: ["198.51.100.46", "2001:db8:1::104"] };
+    expect(reasons({ ...dual, trackScripts: [{ command: "true", weight: -50 }] })).toEqual([
+      "trackScripts.0.weight: -50 is ignored by keepalived in a sync group (this pair has IPv4 and IPv6 VIPs): leave it out (FAULT on failure)",
+    ]);
+  });
+
+  it("PASS authentication: VRRPv2 only, at most 8 plain characters, the password never shown", () => {
+    const parsed = haPairInputsSchema().parse({ ...valid, authentication: { password: "s3cr:t/1" } });
+    expect(parsed.authentication).toEqual({ type: "PASS", password: "s3cr:t/1" });
+    expect(reasons({ ...valid, authentication: { password: "toolong12" } })).toEqual([
+      "authentication.password: must be 1 to 8 characters of A-Z a-z 0-9 _ + = @ % : , . / - (keepalived's auth_pass)",
+    ]);
+    expect(reasons({ ...valid, authentication: { password: "a#b" } })[0]).not.toContain("a#b");
+    expect(reasons({ ...valid, authentication: { type: "AH", password: "x" } })).toEqual([
+      'authentication.type: "AH" is not supported; allowed: "PASS"',
+    ]);
+    const v6 = reasons({ ...valid, vips: ["2001:db8:1::104"], authentication: { password: "s3cr3t" } });
+    expect(v6).toEqual([
+      "authentication: (object) is VRRPv2 only: this pair has IPv6 VIPs (a VRRPv3 instance) and VRRPv3 has no authentication; drop it or the IPv6 VIPs",
+    ]);
+    expect(v6.join()).not.toContain("s3cr3t");
+  });
 });
