@@ -5,7 +5,8 @@ import { changeLogLength, connectionTo, Declared, hostSnapshot, LabStack } from 
 
 const HOSTS = ["dir1", "rs1", "rs2"];
 const MARK = 8443;
-// A second address of the client, in its own subnet: another client for the persistence template.
+// A second address of the client: another client for the persistence templates (in the same /26: the lab routes no
+// second client network).
 const SECOND_CLIENT = "203.0.113.11";
 
 describe("fwmark service grouping tcp/80 and tcp/8443 with persistence", () => {
