@@ -1,6 +1,6 @@
 // Measuring failover under load: client requests with their times, and a watcher of who holds a VIP. Every time is
 // the VM's clock (the lab hosts are namespaces of one VM), so a fault's time and the requests' times compare.
-import { labExec } from "./lab";
+import { labExec, urlFor } from "./lab";
 
 export interface Request {
   /** Start of the request, ms since the epoch on the VM's clock. */
@@ -32,7 +32,7 @@ export interface RecordedLoad {
 
 /** Requests from the client to the VIP back to back (1 s timeout each, 50 ms apart), each recorded with its time. */
 export function recordLoad(vip: string, port: number): RecordedLoad {
-  const url = vip.includes(":") ? `http://[${vip}]:${port}/` : `http://${vip}:${port}/`;
+  const url = urlFor(vip, port);
   const loop = loopUntilStopped(
     "client",
     `t=$(date +%s%3N); if curl -s -m 1 -o /dev/null '${url}'; then echo "$t ok"; else echo "$t failed"; fi`,

@@ -120,7 +120,7 @@ export async function rebootHost(host: string, timeoutMs = 180_000): Promise<num
   throw new Error(`lab host ${host} did not come back over SSH within ${timeoutMs} ms after reboot`);
 }
 
-function urlFor(vip: string, port: number): string {
+export function urlFor(vip: string, port: number): string {
   return vip.includes(":") ? `http://[${vip}]:${port}/` : `http://${vip}:${port}/`;
 }
 

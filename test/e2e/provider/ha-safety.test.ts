@@ -1,5 +1,6 @@
 // An HA pair must never have two VIP holders during an update, and a director whose IPVS table did not come back at
 // boot must not take the VIPs. Both are watched from the VM, which sees every lab host's network namespace.
+import { moreThanOneHolder, watchVipHolders } from "../../lab/failover";
 import { labExec, labRun, labTopology, rebootHost, waitFor } from "../../lab/lab";
 import { connectionTo, Declared, LabStack } from "./fixture";
 
@@ -31,24 +32,6 @@ describe("HA pair safety", () => {
     },
   ];
   const holds = async (host: string) => (await labExec(host, "ip -o addr show dev eth0")).includes(` ${vip}/`);
-  const STOP = "/run/lvs-test-sampler-stop";
-  /** Samples both directors' eth0 from the VM until STOP exists: counts of samples, and of each holder pattern. */
-  const sampleHolders = async () => {
-    const out = await labExec(
-      "lab-vm",
-      `rm -f ${STOP}; n=0; dir1=0; dir2=0; both=0
-       while [ ! -e ${STOP} ]; do
-         a=$(ip -n dir1 -o addr show dev eth0 | grep -c ' ${vip}/' || true)
-         b=$(ip -n dir2 -o addr show dev eth0 | grep -c ' ${vip}/' || true)
-         n=$((n + 1)); [ "$a$b" = 10 ] && dir1=$((dir1 + 1)); [ "$a$b" = 01 ] && dir2=$((dir2 + 1))
-         [ "$a$b" = 11 ] && both=$((both + 1)); sleep 0.2
-       done; rm -f ${STOP}; echo "$n $dir1 $dir2 $both"`,
-      600_000,
-    );
-    const [samples, dir1Only, dir2Only, both] = out.trim().split(" ").map(Number);
-    return { samples, dir1Only, dir2Only, both };
-  };
-
   beforeAll(async () => {
     stack = await LabStack.start();
     await stack.deploy(declare(1));
@@ -63,11 +46,10 @@ describe("HA pair safety", () => {
     // The backup's config write fails half-way (a folder where its temp file goes), after the checks passed.
     const blocker = "/etc/keepalived/keepalived.conf.lvs-pulumi-tmp";
     await labExec("dir2", `mkdir -p ${blocker}/in-the-way`);
-    const sampler = sampleHolders();
+    const watch = watchVipHolders(vip, ["dir1", "dir2"]);
     const failure = await stack.deploy(declare(2)).catch((e: Error) => e);
     await new Promise((resolve) => setTimeout(resolve, 8000)); // past VRRP's master-down interval (3 adverts)
-    await labExec("lab-vm", `touch ${STOP}`);
-    const seen = await sampler;
+    const seen = await watch.stop();
     await labExec("dir2", `rm -rf ${blocker}`);
     const keepalived = await labExec("dir1", "journalctl -q --no-pager -u keepalived -n 25 -o cat");
     process.stdout.write(
@@ -78,8 +60,8 @@ describe("HA pair safety", () => {
     expect((failure as Error).message).toMatch(
       /configuring the backup 198\.51\.100\.12 failed: [\s\S]*Done before it: stopped keepalived on the backup/,
     );
-    expect(seen.dir1Only).toBeGreaterThan(20); // the sampler does see a holder
-    expect(seen.both).toBe(0);
+    expect(seen.seen.dir1).toBeGreaterThan(20); // the watcher does see a holder
+    expect(moreThanOneHolder(seen)).toEqual([]);
     expect([await holds("dir1"), await holds("dir2")]).toEqual([true, false]);
 
     const summary = await stack.deploy(declare(2));
