@@ -5,7 +5,7 @@ import { HAPair } from "../resources/ha-pair";
 import { RealServer } from "../resources/real-server";
 import { VirtualService } from "../resources/virtual-service";
 import { hostPort } from "../schemas/ip";
-import { ClusterHaPair, ClusterTopology } from "./topology";
+import { ClusterHaPair, ClusterService, ClusterTopology } from "./topology";
 
 export interface LvsClusterDirectorInfo {
   host: string;
@@ -17,7 +17,7 @@ export interface LvsClusterDirectorInfo {
 
 /**
  * A whole LVS cluster from one topology: a Director per director, a VirtualService per service (on the directors it
- * names), an HAPair per pair (its VIPs: those of the services on both its directors) and a RealServer per real
+ * names), an HAPair per pair (its VIPs: those the services on both its directors serve) and a RealServer per real
  * server, all children of this component. Dependencies follow the data: a service
  * takes its directors' connections, a real server its service's identity, so creation runs directors -> services
  * -> real servers and deletion the other way round.
@@ -45,7 +45,7 @@ export class LvsCluster extends pulumi.ComponentResource {
     for (const [directorName, args] of Object.entries(topology.directors)) {
       this.directorResources[directorName] = new Director(`${name}-${directorName}`, args, child);
     }
-    const pairServices: Record<string, { address?: pulumi.Input<string>; resource: VirtualService }[]> = {};
+    const pairServices: Record<string, { vips: pulumi.Output<string[]>; resource: VirtualService }[]> = {};
     for (const [serviceName, spec] of Object.entries(topology.services)) {
       const { directors, realServers, ...args } = spec;
       const pairName = pairOfService[serviceName];
@@ -59,7 +59,7 @@ export class LvsCluster extends pulumi.ComponentResource {
         },
         child,
       );
-      if (pairName !== undefined) (pairServices[pairName] ??= []).push({ address: spec.address, resource: service });
+      if (pairName !== undefined) (pairServices[pairName] ??= []).push({ vips: servedVips(spec), resource: service });
       this.serviceResources[serviceName] = service;
       this.realServerResources[serviceName] = {};
       for (const [serverName, server] of Object.entries(realServers)) {
@@ -73,8 +73,10 @@ export class LvsCluster extends pulumi.ComponentResource {
 
     for (const [pairName, pair] of Object.entries(topology.haPairs ?? {})) {
       const carried = pairServices[pairName] ?? [];
-      const vips = [...new Set(carried.flatMap((c) => (c.address !== undefined ? [c.address] : [])))];
       const { primary, backup, floatingAddresses, ...args } = pair;
+      const vips = pulumi
+        .all([pulumi.all(carried.map((c) => c.vips)), pulumi.all(floatingAddresses ?? [])])
+        .apply(([held, floating]) => [...new Set(held.flat()), ...floating]);
       const member = (m: ClusterHaPair["primary"]) => ({ ...m, director: this.directorsOf(pairName, [m.director])[0] });
       // The VIPs come up once their services exist (and go first on destroy), as a director-held VIP does.
       this.haPairResources[pairName] = new HAPair(
@@ -83,7 +85,7 @@ export class LvsCluster extends pulumi.ComponentResource {
           ...args,
           primary: member(primary),
           backup: member(backup),
-          vips: [...vips, ...(floatingAddresses ?? [])],
+          vips,
         },
         { parent: this, dependsOn: carried.map((c) => c.resource) },
       );
@@ -145,6 +147,13 @@ function servicePairs(topology: ClusterTopology): Record<string, string | undefi
       return [serviceName, pair[0]];
     }),
   );
+}
+
+/** The VIPs a service serves: its address, or those its fwmark match selects. */
+function servedVips(spec: ClusterService): pulumi.Output<string[]> {
+  return pulumi
+    .all([spec.address, spec.match])
+    .apply(([address, match]) => (address !== undefined ? [address] : (match?.addresses ?? [])));
 }
 
 function serviceKey(service: VirtualService): pulumi.Output<string> {

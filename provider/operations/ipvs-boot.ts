@@ -7,6 +7,7 @@ import {
   IPVS_FRAGMENT_DIR,
   IPVS_RESTORE_SCRIPT,
   IPVS_UNIT_NAME,
+  MARK_FRAGMENT_DIR,
   SNAT_FRAGMENT_DIR,
   unitPath,
 } from "../render/paths";
@@ -30,6 +31,7 @@ export function ipvsBootFacts() {
     bootEnabled: unitEnabledFact(IPVS_UNIT_NAME),
     ipvsFragments: directoryListingFact(IPVS_FRAGMENT_DIR),
     snatFragments: directoryListingFact(SNAT_FRAGMENT_DIR),
+    markFragments: directoryListingFact(MARK_FRAGMENT_DIR),
   };
 }
 
@@ -47,7 +49,7 @@ export function installIpvsBoot(facts: BootFacts): Step[] {
 /** Removes the boot replay once no fragment of ours is left on the host. */
 export async function removeIpvsBootIfUnused(session: HostSession): Promise<void> {
   const facts = await session.read(ipvsBootFacts());
-  if (facts.ipvsFragments.length > 0 || facts.snatFragments.length > 0) return;
+  if ([facts.ipvsFragments, facts.snatFragments, facts.markFragments].some((files) => files.length > 0)) return;
   const live = { [IPVS_RESTORE_SCRIPT]: facts.bootScript, [unitPath(IPVS_UNIT_NAME)]: facts.bootUnit };
   const removal = [
     ...(facts.bootEnabled ? [command("systemctl", "disable", "--quiet", IPVS_UNIT_NAME)] : []),

@@ -1,16 +1,21 @@
 import { fileFact } from "../facts/files";
 import { hostClaimsFact } from "../facts/hostClaims";
-import { IpvsService, serviceKey } from "../facts/ipvsModel";
+import { IpvsService, isFwmarkService, serviceKey } from "../facts/ipvsModel";
 import { ipvsTableFact } from "../facts/ipvsTable";
+import { markRulesFact } from "../facts/markRules";
 import { routesFact, routeToFact } from "../facts/routes";
 import { announceSysctls } from "../plan/announce";
-import { desiredService } from "../plan/desiredEntries";
+import { desiredMarkRules, desiredService, serviceVips } from "../plan/desiredEntries";
 import { planFiles } from "../plan/files";
-import { HostClaim } from "../plan/hostClaim";
+import { ClaimedVip, HostClaim } from "../plan/hostClaim";
+import { planMarkRules } from "../plan/markRules";
+import { Step } from "../plan/script";
 import { planService, planServiceRemoval, sameService } from "../plan/virtualService";
 import { renderServiceRules } from "../render/ipvsRules";
-import { serviceFragmentPath } from "../render/paths";
+import { renderMarkRules } from "../render/markRules";
+import { markFragmentPath, serviceFragmentPath } from "../render/paths";
 import { canonicalIp, hostPrefixLength, ipFamily } from "../schemas/ip";
+import { serviceFamily } from "../schemas/serviceIdentity";
 import { VirtualServiceInputs } from "../schemas/virtualService";
 import { droppedDirectors } from "./directors";
 import { applyHostClaims } from "./host-claims";
@@ -42,10 +47,10 @@ export async function applyVirtualService(
     inputs.directors.map((director) => withHost(director, (s) => converge(s, inputs, desired, released))),
   );
   const removed = await droppedDirectors(previous?.directors ?? [], inputs.directors);
-  await Promise.all(removed.map((director) => withHost(director, (s) => remove(s, desired))));
+  await Promise.all(removed.map((director) => withHost(director, (s) => remove(s, inputs))));
 }
 
-const binds = (inputs: VirtualServiceInputs) => inputs.bindVip && inputs.address !== undefined;
+const binds = (inputs: VirtualServiceInputs) => inputs.bindVip && serviceVips(inputs).length > 0;
 
 async function converge(
   session: HostSession,
@@ -61,43 +66,73 @@ async function converge(
     ...installIpvsBoot(live),
     ...planFiles([{ path: fragment, content: renderServiceRules(desired) }], { [fragment]: live.fragment }),
     ...planService(desired, live.table),
+    // Marks once the service exists: a marked packet before it would find no service and go to the local stack.
+    ...(await markSteps(session, inputs)),
   ]);
-  // The VIP comes last, so that no packet reaches the director before the service exists.
-  if (binds(inputs) && inputs.address !== undefined) {
-    const claim = await vipClaim(session, key, inputs.address, inputs.vipInterface);
+  // The VIPs come last, so that no packet reaches the director before the service exists.
+  if (binds(inputs)) {
+    const claim = await vipClaim(session, key, serviceVips(inputs), inputs.vipInterface);
     await applyHostClaims(session, [claim], []);
   } else if (releaseVip) {
     await applyHostClaims(session, [], [vipClaimId(key)]);
   }
 }
 
-async function vipClaim(session: HostSession, key: string, vip: string, configured?: string): Promise<HostClaim> {
-  const family = ipFamily(vip) ?? "inet";
-  const cidr = `${canonicalIp(vip)}/${hostPrefixLength(family)}`;
-  const claim = (dev: string): HostClaim => ({
+/**
+ * A fwmark service's mark rules and their boot file, converged to what its match says now (the match of `inputs`;
+ * none when it is being removed). Rules of an older match are deleted; a service of VIP:port has none.
+ */
+async function markSteps(session: HostSession, inputs: VirtualServiceInputs, removing = false): Promise<Step[]> {
+  const id = desiredService(inputs).id;
+  if (!isFwmarkService(id)) return [];
+  const key = serviceKey(id);
+  const path = markFragmentPath(key);
+  const rules = removing ? [] : desiredMarkRules(inputs);
+  const live = await session.read({ marks: markRulesFact(serviceFamily(inputs)), fragment: fileFact(path) });
+  return [
+    ...planFiles([{ path, content: rules.length > 0 ? renderMarkRules(rules) : null }], { [path]: live.fragment }),
+    ...planMarkRules(key, rules, live.marks),
+  ];
+}
+
+async function vipClaim(session: HostSession, key: string, vips: string[], configured?: string): Promise<HostClaim> {
+  const family = ipFamily(vips[0]) ?? "inet";
+  const held: ClaimedVip[] = [];
+  for (const vip of vips) {
+    const cidr = `${canonicalIp(vip)}/${hostPrefixLength(family)}`;
+    held.push({ dev: configured ?? (await vipDevice(session, key, vip, cidr)), cidr, announce: true });
+  }
+  const devices = [...new Set(held.map((vip) => vip.dev))];
+  return {
     id: vipClaimId(key),
-    vips: [{ dev, cidr, announce: true }],
-    sysctls: family === "inet6" ? announceSysctls(dev) : {},
+    vips: held,
+    sysctls:
+      family === "inet6" ? Object.fromEntries(devices.flatMap((dev) => Object.entries(announceSysctls(dev)))) : {},
     routes: [],
     modules: [],
     links: [],
-  });
-  if (configured !== undefined) return claim(configured);
+  };
+}
+
+async function vipDevice(session: HostSession, key: string, vip: string, cidr: string): Promise<string> {
+  const family = ipFamily(vip) ?? "inet";
   const facts = await session.read({ route: routeToFact(vip), defaults: routesFact(family), claims: hostClaimsFact() });
   // Once the VIP is ours it routes via lo: keep the device chosen the first time.
-  const held = facts.claims.find((c) => c.id === vipClaimId(key))?.vips[0]?.dev;
+  const held = facts.claims.find((c) => c.id === vipClaimId(key))?.vips.find((v) => v.cidr === cidr)?.dev;
   const routed = facts.route?.dev !== "lo" ? facts.route?.dev : undefined;
   const fallback = facts.defaults.find((r) => r.dst === "default")?.dev;
   const dev = held ?? routed ?? fallback;
   if (dev === undefined) throw new Error(`host ${session.name}: no interface to hold VIP ${vip}; set vipInterface`);
-  return claim(dev);
+  return dev;
 }
 
-async function remove(session: HostSession, desired: IpvsService): Promise<void> {
+async function remove(session: HostSession, inputs: VirtualServiceInputs): Promise<void> {
+  const desired = desiredService(inputs);
   const key = serviceKey(desired.id);
   const fragment = serviceFragmentPath(key);
-  // VIP first: clients stop arriving before the service goes.
+  // VIPs first, then the marks: clients stop arriving before the service goes.
   await applyHostClaims(session, [], [vipClaimId(key)]);
+  await session.apply(await markSteps(session, inputs, true));
   const live = await session.read({ table: ipvsTableFact(), fragment: fileFact(fragment) });
   await session.apply([
     ...planFiles([{ path: fragment, content: null }], { [fragment]: live.fragment }),
@@ -108,8 +143,7 @@ async function remove(session: HostSession, desired: IpvsService): Promise<void>
 }
 
 export async function removeVirtualService(inputs: VirtualServiceInputs): Promise<void> {
-  const desired = desiredService(inputs);
-  await Promise.all(inputs.directors.map((director) => withHost(director, (s) => remove(s, desired))));
+  await Promise.all(inputs.directors.map((director) => withHost(director, (s) => remove(s, inputs))));
 }
 
 /** The service as the directors list it (one that drifted first); undefined when no director has it any more. */

@@ -3,7 +3,9 @@ import { RealServerInputs } from "../schemas/realServer";
 import { ServiceIdentityFields } from "../schemas/serviceIdentity";
 import { VirtualServiceInputs } from "../schemas/virtualService";
 import { SnatRule } from "../facts/snatRules";
-import { IpvsDestination, IpvsService, ServiceId } from "../facts/ipvsModel";
+import { MarkRule } from "../facts/markRules";
+import { IpvsDestination, IpvsService, serviceKey, ServiceId } from "../facts/ipvsModel";
+import { portRange } from "../schemas/fwmarkMatch";
 
 // Validated inputs -> the entries as the kernel would list them, so they compare with live facts directly.
 
@@ -29,6 +31,32 @@ export function desiredService(inputs: VirtualServiceInputs): IpvsService {
     if (netmask !== undefined) service.persistence.netmask = netmask;
   }
   return service;
+}
+
+/** The VIPs a service serves: its address, or what its fwmark matches (none when it has no match). */
+export function serviceVips(identity: ServiceIdentityFields): string[] {
+  if (identity.address !== undefined) return [canonicalIp(identity.address)];
+  return [...new Set((identity.match?.addresses ?? []).map(canonicalIp))];
+}
+
+/** A fwmark service's mark rules: one per VIP and port (range) of its match, as iptables lists them. */
+export function desiredMarkRules(identity: ServiceIdentityFields): MarkRule[] {
+  const id = desiredServiceId(identity);
+  const match = identity.match;
+  if (!("fwmark" in id) || match === undefined) return [];
+  const ports = [
+    ...new Set(
+      match.ports.map((spec) => {
+        const [low, high] = portRange(spec) ?? [];
+        if (low === undefined) throw new Error(`fwmark match: bad port ${String(spec)}`);
+        return low === high ? String(low) : `${low}:${high}`;
+      }),
+    ),
+  ];
+  const owner = serviceKey(id);
+  return serviceVips(identity).flatMap((vip) =>
+    ports.map((range) => ({ owner, vip, protocol: match.protocol, ports: range, mark: id.fwmark })),
+  );
 }
 
 // ipvsadm prints no -M for the host mask, so it is dropped here too.

@@ -1,5 +1,6 @@
 import { RealServerInputs } from "../schemas/realServer";
 import { canonicalIp, hostPrefixLength, routeDestination } from "../schemas/ip";
+import { serviceVips } from "./desiredEntries";
 import { serviceFamily } from "../schemas/serviceIdentity";
 import { HostClaim } from "./hostClaim";
 import { interfaceSysctl } from "./sysctls";
@@ -14,10 +15,8 @@ const TUNNEL = { inet: { dev: "tunl0", module: "ipip" }, inet6: { dev: "ip6tnl0"
 export function realServerClaim(id: string, inputs: RealServerInputs, egressDev: string): HostClaim {
   const claim: HostClaim = { id, vips: [], sysctls: {}, routes: [], modules: [], links: [] };
   const family = serviceFamily(inputs.service);
-  const vip =
-    inputs.service.address === undefined
-      ? undefined
-      : `${canonicalIp(inputs.service.address)}/${hostPrefixLength(family)}`;
+  // A fwmark service's VIPs are those its mark matches.
+  const vips = serviceVips(inputs.service).map((vip) => `${vip}/${hostPrefixLength(family)}`);
   const forwarding = inputs.forwarding;
   if ((forwarding === "dr" || forwarding === "tun") && family === "inet") {
     // The VIP is local on every real server: it must not answer ARP for it nor use it as ARP source (IPv6 has no ARP).
@@ -26,12 +25,12 @@ export function realServerClaim(id: string, inputs: RealServerInputs, egressDev:
       claim.sysctls[interfaceSysctl("ipv4", dev, "arp_announce")] = "2";
     }
   }
-  if (forwarding === "dr" && vip) claim.vips.push({ dev: "lo", cidr: vip });
+  if (forwarding === "dr") claim.vips.push(...vips.map((cidr) => ({ dev: "lo", cidr })));
   if (forwarding === "tun") {
     const tunnel = TUNNEL[family];
     claim.modules.push(tunnel.module);
     claim.links.push(tunnel.dev);
-    if (vip) claim.vips.push({ dev: tunnel.dev, cidr: vip });
+    claim.vips.push(...vips.map((cidr) => ({ dev: tunnel.dev, cidr })));
     if (family === "inet") {
       claim.sysctls[interfaceSysctl("ipv4", "all", "rp_filter")] = "0";
       claim.sysctls[interfaceSysctl("ipv4", tunnel.dev, "rp_filter")] = "0";

@@ -13,6 +13,8 @@ export const DIRECTOR_SYSCTL_FILE = "/etc/sysctl.d/90-lvs-pulumi.conf";
 export const IPVS_FRAGMENT_DIR = `${STATE_DIR}/ipvs.d`;
 /** One fullnat SNAT rule per file: "<iptables|ip6tables> <rule spec>". */
 export const SNAT_FRAGMENT_DIR = `${STATE_DIR}/snat.d`;
+/** One file per fwmark service: its mangle PREROUTING mark rules, a line "<iptables|ip6tables> <rule spec>" each. */
+export const MARK_FRAGMENT_DIR = `${STATE_DIR}/mark.d`;
 /** "tcp tcpfin udp" for `ipvsadm --set`, which -R fragments cannot carry. */
 export const IPVS_TIMEOUTS_FILE = `${STATE_DIR}/ipvs-timeouts`;
 export const IPVS_RESTORE_SCRIPT = `${SCRIPT_DIR}/restore-ipvs.sh`;
@@ -32,6 +34,7 @@ export const OWNED_DIRS = [
   `${STATE_DIR}/claims.d`,
   `${STATE_DIR}/ipvs.d`,
   `${STATE_DIR}/snat.d`,
+  `${STATE_DIR}/mark.d`,
   STATE_DIR,
   SCRIPT_DIR,
 ];
@@ -60,6 +63,10 @@ export function destinationFragmentPath(destinationKey: string): string {
 
 export function snatFragmentPath(destinationKey: string): string {
   return `${SNAT_FRAGMENT_DIR}/${fileSafe(destinationKey)}.rules`;
+}
+
+export function markFragmentPath(serviceKey: string): string {
+  return `${MARK_FRAGMENT_DIR}/${fileSafe(serviceKey)}.rules`;
 }
 
 export function claimPath(claimId: string): string {

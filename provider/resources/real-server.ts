@@ -33,8 +33,15 @@ export class RealServer extends pulumi.dynamic.Resource {
   constructor(name: string, args: RealServerArgs, opts?: pulumi.CustomResourceOptions) {
     const { service, ...rest } = args;
     const identity = pulumi
-      .all([service.protocol, service.address, service.port, service.fwmark, service.family])
-      .apply(([protocol, address, port, fwmark, family]) => ({ protocol, address, port, fwmark, family }));
+      .all([service.protocol, service.address, service.port, service.fwmark, service.family, service.match])
+      .apply(([protocol, address, port, fwmark, family, match]) => ({
+        protocol,
+        address,
+        port,
+        fwmark,
+        family,
+        match,
+      }));
     super(
       providerFor("realServer"),
       name,

@@ -3,6 +3,13 @@ import { ConnectionArgs } from "./connection";
 import { DirectorRef, directorConnection } from "./director";
 import { providerFor, urnInput } from "./provider";
 
+/** Packets of `protocol` to one of `addresses` on one of `ports` (a port, or a range "8000-8100"). */
+export interface FwmarkMatchArgs {
+  protocol: "tcp" | "udp" | "sctp";
+  addresses: string[];
+  ports: (number | string)[];
+}
+
 export interface VirtualServiceArgs {
   /** Every director carrying this service (both members of an HA pair carry the same table). */
   directors: DirectorRef[];
@@ -13,6 +20,8 @@ export interface VirtualServiceArgs {
   /** A firewall-mark service instead of protocol/address/port. */
   fwmark?: pulumi.Input<number>;
   family?: pulumi.Input<"inet" | "inet6">;
+  /** fwmark services: the packets that get the mark (rules on every director) and so the VIPs the service serves. */
+  match?: pulumi.Input<FwmarkMatchArgs>;
   scheduler?: pulumi.Input<string>;
   schedulerFlags?: pulumi.Input<pulumi.Input<string>[]>;
   persistence?: pulumi.Input<{ timeoutSeconds: number; netmask?: string | number }>;
@@ -29,6 +38,7 @@ export class VirtualService extends pulumi.dynamic.Resource {
   declare readonly port: pulumi.Output<number | undefined>;
   declare readonly fwmark: pulumi.Output<number | undefined>;
   declare readonly family: pulumi.Output<string | undefined>;
+  declare readonly match: pulumi.Output<FwmarkMatchArgs | undefined>;
   declare readonly scheduler: pulumi.Output<string>;
 
   constructor(name: string, args: VirtualServiceArgs, opts?: pulumi.CustomResourceOptions) {

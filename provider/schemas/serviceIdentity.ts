@@ -1,9 +1,13 @@
 import { z } from "zod";
 import { endpointAddressField, enumField, intInRange, portField } from "./fields";
+import { FwmarkMatch, fwmarkMatchSchema } from "./fwmarkMatch";
 import { Family, ipFamily } from "./ip";
 import { PROTOCOLS, Protocol } from "./vocabulary";
 
-/** A virtual service is either protocol + VIP + port, or a firewall mark (with a family, no address or port). */
+/**
+ * A virtual service is either protocol + VIP + port, or a firewall mark (with a family, no address or port). A fwmark
+ * service's `match` says which packets get the mark, and so which VIPs it serves (held on directors and real servers).
+ */
 export function serviceIdentityShape() {
   return {
     protocol: enumField(PROTOCOLS, "protocol").optional(),
@@ -11,6 +15,7 @@ export function serviceIdentityShape() {
     port: portField().optional(),
     fwmark: intInRange(1, 4294967295).optional(),
     family: enumField(["inet", "inet6"], "family").optional(),
+    match: fwmarkMatchSchema().optional(),
   };
 }
 
@@ -20,6 +25,7 @@ export type ServiceIdentityFields = {
   port?: number;
   fwmark?: number;
   family?: Family;
+  match?: FwmarkMatch;
 };
 
 export function serviceFamily(identity: ServiceIdentityFields): Family {
@@ -37,7 +43,24 @@ export function checkServiceIdentity(identity: ServiceIdentityFields, ctx: z.cor
         });
       }
     }
+    const family = serviceFamily(identity);
+    identity.match?.addresses.forEach((address, index) => {
+      if (ipFamily(address) !== family) {
+        ctx.addIssue({
+          code: "custom",
+          path: ["match", "addresses", index],
+          message: `is not ${family === "inet" ? "IPv4" : "IPv6"} like the service (family ${family})`,
+        });
+      }
+    });
     return;
+  }
+  if (identity.match !== undefined) {
+    ctx.addIssue({
+      code: "custom",
+      path: ["match"],
+      message: "is only for fwmark services (protocol, address and port select the packets)",
+    });
   }
   for (const field of ["protocol", "address", "port"] as const) {
     if (identity[field] === undefined) {

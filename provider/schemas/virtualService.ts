@@ -18,6 +18,9 @@ export function virtualServiceInputsSchema() {
       port: identity.port.describe("the service port; required unless fwmark is set"),
       fwmark: identity.fwmark.describe("a firewall-mark service instead of protocol, address and port"),
       family: identity.family.describe("fwmark services only: the address family (default inet)"),
+      match: identity.match.describe(
+        'fwmark services only: `{protocol, addresses, ports}`, the packets marked on every director (iptables mangle, persisted): VIPs held like a service\'s address, ports as 80 or a range "8000-8100"',
+      ),
       scheduler: enumField(SCHEDULERS, "scheduler").default("wlc").describe("IPVS scheduler (`-s`)"),
       schedulerFlags: z
         .array(enumField(SCHEDULER_FLAGS, "scheduler flag"))

@@ -54,7 +54,7 @@ install -m 0755 "$LAB_DIR/guest/lab-host" "$root/usr/local/sbin/lab-host"
 install -D -m 0644 "$LAB_DIR/topology.json" "$root/etc/lab/topology.json"
 bash "$LAB_DIR/render-guest-net.sh" "$LAB_DIR/topology.json" "$root/etc/lab/net"
 install -m 0644 "$LAB_DIR/guest/lab-vm.service" "$root/etc/systemd/system/lab-vm.service"
-install -m 0644 "$LAB_DIR/guest/lab-httpd.service" "$root/etc/systemd/system/lab-httpd.service"
+install -m 0644 "$LAB_DIR/guest/lab-httpd@.service" "$root/etc/systemd/system/lab-httpd@.service"
 install -D -m 0644 "$LAB_DIR/guest/nspawn-override.conf" "$root/etc/systemd/system/systemd-nspawn@.service.d/lab.conf"
 ln -sf /etc/systemd/system/lab-vm.service "$root/etc/systemd/system/multi-user.target.wants/lab-vm.service"
 

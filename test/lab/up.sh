@@ -43,7 +43,10 @@ for host in "${LAB_HOSTS[@]}"; do
     real-server-*)
       mkdir -p "$upper/srv/www" "$upper/etc/systemd/system/multi-user.target.wants"
       echo "$host" >"$upper/srv/www/index.html"
-      ln -s /etc/systemd/system/lab-httpd.service "$upper/etc/systemd/system/multi-user.target.wants/lab-httpd.service"
+      # 80 for every service; 8443 as the second port of a fwmark service grouping ports.
+      for port in 80 8443; do
+        ln -s /etc/systemd/system/lab-httpd@.service "$upper/etc/systemd/system/multi-user.target.wants/lab-httpd@$port.service"
+      done
       ;;
     router)
       mkdir -p "$upper/etc/sysctl.d"

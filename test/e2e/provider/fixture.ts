@@ -115,7 +115,7 @@ export async function hostSnapshot(host: string): Promise<string> {
      sysctl net.ipv4.ip_forward net.ipv4.conf.all.arp_ignore net.ipv4.conf.all.arp_announce net.ipv4.conf.eth0.arp_ignore \\
        net.ipv4.conf.eth0.arp_announce net.ipv4.conf.all.rp_filter net.ipv4.vs.conntrack net.ipv4.vs.expire_nodest_conn \\
        net.ipv4.vs.expire_quiescent_template net.ipv6.conf.eth0.ndisc_notify 2>/dev/null; echo ---
-     iptables -t nat -S POSTROUTING; echo ---
+     iptables -t nat -S POSTROUTING; iptables -t mangle -S PREROUTING; ip6tables -t mangle -S PREROUTING; echo ---
      ls /etc/lvs-pulumi /etc/sysctl.d /etc/modules-load.d /usr/local/lib/lvs-pulumi 2>/dev/null; echo ---
      ls /etc/systemd/system/multi-user.target.wants/; echo ---
      ls /etc/keepalived; systemctl is-active keepalived; ipvsadm -L --daemon`,

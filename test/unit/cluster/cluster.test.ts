@@ -187,6 +187,13 @@ describe("LvsCluster with an HA pair", () => {
     base.services.web6.directors = ["dir1", "dir2"];
     // A service on one member only is that director's own.
     base.services.solo = { directors: ["dir1"], protocol: "tcp", address: "198.51.100.41", port: 80, realServers: {} };
+    // A fwmark service on the pair: the VIPs its mark matches move with the pair too.
+    base.services.marked = {
+      directors: ["dir1", "dir2"],
+      fwmark: 7,
+      match: { protocol: "tcp", addresses: ["198.51.100.42", "198.51.100.40"], ports: [80, 8443] },
+      realServers: {},
+    };
     base.directors.dir3 = { connection: connection("198.51.100.13") };
     base.haPairs = {
       pair: {
@@ -215,16 +222,23 @@ describe("LvsCluster with an HA pair", () => {
     const [dir2] = byName("ha-dir2");
     const [web] = byName("ha-web");
     const [web6] = byName("ha-web6");
-    expect(pair.dependencies.sort()).toEqual([dir1, dir2, web, web6].sort());
+    const [marked] = byName("ha-marked");
+    expect(pair.dependencies.sort()).toEqual([dir1, dir2, web, web6, marked].sort());
     expect(byName("ha-solo")[1].dependencies).not.toContain(pairUrn);
   });
 
   test("the pair holds its services' VIPs and the floating DIP; those services leave the VIP to it", () => {
     const pair = byName("ha-pair")[1].inputs;
-    expect(pair.vips).toEqual(["198.51.100.40", "2001:db8:1::100", { address: "198.51.100.68", interface: "eth1" }]);
+    expect(pair.vips).toEqual([
+      "198.51.100.40",
+      "2001:db8:1::100",
+      "198.51.100.42",
+      { address: "198.51.100.68", interface: "eth1" },
+    ]);
     expect(pair).toMatchObject({ virtualRouterId: 51 });
     expect(byName("ha-web")[1].inputs.bindVip).toBe(false);
     expect(byName("ha-web6")[1].inputs.bindVip).toBe(false);
+    expect(byName("ha-marked")[1].inputs.bindVip).toBe(false);
     expect(byName("ha-solo")[1].inputs.bindVip).toBeUndefined();
   });
 

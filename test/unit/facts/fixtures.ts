@@ -5,3 +5,8 @@ import { join } from "path";
 export function ipvsadmFixture(name: string): string {
   return readFileSync(join(__dirname, "../../fixtures/ipvsadm", name), "utf8");
 }
+
+/** Real iptables v1.8.9 (nf_tables) listings captured on Debian 12 (see test/fixtures/iptables/README.md). */
+export function iptablesFixture(name: string): string {
+  return readFileSync(join(__dirname, "../../fixtures/iptables", name), "utf8");
+}

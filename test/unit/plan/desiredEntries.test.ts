@@ -1,5 +1,11 @@
 import { ipvsTable } from "../../../provider/facts/ipvsTable";
-import { desiredDestination, desiredService, desiredSnatRule } from "../../../provider/plan/desiredEntries";
+import {
+  desiredDestination,
+  desiredMarkRules,
+  desiredService,
+  desiredSnatRule,
+  serviceVips,
+} from "../../../provider/plan/desiredEntries";
 import { planDestination } from "../../../provider/plan/realServer";
 import { planService } from "../../../provider/plan/virtualService";
 import { realServerInputsSchema } from "../../../provider/schemas/realServer";
@@ -90,5 +96,42 @@ describe("desired entries from inputs", () => {
       toSource: "2001:db8:2::11",
     });
     expect(desiredSnatRule(two)).toMatchObject({ rip: "2001:db8:3::22", toSource: "2001:db8:3::11" });
+  });
+
+  it("turns a fwmark match into one mark rule per VIP and port (range), as iptables lists them", () => {
+    const inputs = virtualServiceInputsSchema().parse({
+      directors,
+      fwmark: 7,
+      match: { protocol: "tcp", addresses: ["198.51.100.51", "198.51.100.52"], ports: [80, "8000-8100", "80", 443] },
+    });
+    const rule = { owner: "fwm:7", protocol: "tcp", mark: 7 };
+    expect(desiredMarkRules(inputs)).toEqual([
+      { ...rule, vip: "198.51.100.51", ports: "80" },
+      { ...rule, vip: "198.51.100.51", ports: "8000:8100" },
+      { ...rule, vip: "198.51.100.51", ports: "443" },
+      { ...rule, vip: "198.51.100.52", ports: "80" },
+      { ...rule, vip: "198.51.100.52", ports: "8000:8100" },
+      { ...rule, vip: "198.51.100.52", ports: "443" },
+    ]);
+    expect(serviceVips(inputs)).toEqual(["198.51.100.51", "198.51.100.52"]);
+  });
+
+  it("gives an IPv6 fwmark service canonical VIPs and its own owner; no match, no rules", () => {
+    const inputs = virtualServiceInputsSchema().parse({
+      directors,
+      fwmark: 9,
+      family: "inet6",
+      match: { protocol: "udp", addresses: ["2001:DB8:1:0::100", "2001:db8:1::100"], ports: ["53"] },
+    });
+    expect(desiredMarkRules(inputs)).toEqual([
+      { owner: "fwm6:9", vip: "2001:db8:1::100", protocol: "udp", ports: "53", mark: 9 },
+    ]);
+    expect(desiredMarkRules(virtualServiceInputsSchema().parse({ directors, fwmark: 9 }))).toEqual([]);
+    expect(serviceVips(virtualServiceInputsSchema().parse({ directors, fwmark: 9 }))).toEqual([]);
+    expect(
+      desiredMarkRules(
+        virtualServiceInputsSchema().parse({ directors, protocol: "tcp", address: "198.51.100.51", port: 80 }),
+      ),
+    ).toEqual([]);
   });
 });

@@ -42,6 +42,24 @@ describe("realServerClaim", () => {
     expect(claim.sysctls).toMatchObject({ "net.ipv4.conf.all.rp_filter": "0", "net.ipv4.conf.tunl0.rp_filter": "0" });
   });
 
+  it("fwmark: every VIP the mark matches, on lo for DR and on tunl0 for TUN", () => {
+    const service = {
+      fwmark: 7,
+      match: { protocol: "tcp", addresses: ["198.51.100.51", "198.51.100.52"], ports: [80, 8443] },
+    };
+    const dr = claimFor({ service, forwarding: "dr" });
+    expect(dr.vips).toEqual([
+      { dev: "lo", cidr: "198.51.100.51/32" },
+      { dev: "lo", cidr: "198.51.100.52/32" },
+    ]);
+    expect(dr.sysctls).toMatchObject({ "net.ipv4.conf.all.arp_ignore": "1", "net.ipv4.conf.eth1.arp_announce": "2" });
+    expect(claimFor({ service, forwarding: "tun" }).vips).toEqual([
+      { dev: "tunl0", cidr: "198.51.100.51/32" },
+      { dev: "tunl0", cidr: "198.51.100.52/32" },
+    ]);
+    expect(claimFor({ service: { fwmark: 7 }, forwarding: "dr" }).vips).toEqual([]);
+  });
+
   it("NAT: route back through the director, default or a client prefix", () => {
     expect(claimFor({ forwarding: "nat", directorAddress: "198.51.100.1" }).routes).toEqual([
       { family: "inet", to: "default", via: "198.51.100.1" },

@@ -6,13 +6,14 @@ import { renderIpvsRestoreScript } from "../../../provider/render/ipvsRestoreScr
 
 // The boot replay, run by a real sh against a copy of the state folder, with ipvsadm and iptables replaced by
 // recorders: every fragment must be replayed, SNAT rules added unless already present.
-test("the director's restore script replays timeouts, every IPVS fragment and every SNAT rule", () => {
+test("the director's restore script replays timeouts, every IPVS fragment, every SNAT rule and every mark rule", () => {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), "restore-ipvs-"));
   const state = path.join(dir, "etc-lvs-pulumi");
   const bin = path.join(dir, "bin");
   const calls = path.join(dir, "calls.log");
   fs.mkdirSync(path.join(state, "ipvs.d"), { recursive: true });
   fs.mkdirSync(path.join(state, "snat.d"), { recursive: true });
+  fs.mkdirSync(path.join(state, "mark.d"), { recursive: true });
   fs.mkdirSync(bin);
   fs.writeFileSync(path.join(state, "ipvs-timeouts"), "900 60 120\n");
   fs.writeFileSync(path.join(state, "ipvs.d", "10-svc-a.rules"), "-A -t 198.51.100.44:80 -s rr\n");
@@ -20,6 +21,11 @@ test("the director's restore script replays timeouts, every IPVS fragment and ev
   fs.writeFileSync(
     path.join(state, "snat.d", "a.rules"),
     "iptables -d 198.51.100.141/32 -m ipvs --vaddr 198.51.100.44/32 --vport 80 -j SNAT --to-source 198.51.100.11\n",
+  );
+  fs.writeFileSync(
+    path.join(state, "mark.d", "fwm_7.rules"),
+    "iptables -d 198.51.100.51/32 -p tcp -m tcp --dport 80 -m comment --comment lvs-pulumi:fwm:7 -j MARK --set-mark 7\n" +
+      "iptables -d 198.51.100.51/32 -p tcp -m tcp --dport 8443 -m comment --comment lvs-pulumi:fwm:7 -j MARK --set-mark 7\n",
   );
   const recorder = (name: string, check: string) =>
     fs.writeFileSync(
@@ -42,6 +48,10 @@ test("the director's restore script replays timeouts, every IPVS fragment and ev
       "-a -t 198.51.100.44:80 -r 198.51.100.21:80 -g -w 1",
       "iptables -t nat -C POSTROUTING -d 198.51.100.141/32 -m ipvs --vaddr 198.51.100.44/32 --vport 80 -j SNAT --to-source 198.51.100.11",
       "iptables -t nat -A POSTROUTING -d 198.51.100.141/32 -m ipvs --vaddr 198.51.100.44/32 --vport 80 -j SNAT --to-source 198.51.100.11",
+      "iptables -t mangle -C PREROUTING -d 198.51.100.51/32 -p tcp -m tcp --dport 80 -m comment --comment lvs-pulumi:fwm:7 -j MARK --set-mark 7",
+      "iptables -t mangle -A PREROUTING -d 198.51.100.51/32 -p tcp -m tcp --dport 80 -m comment --comment lvs-pulumi:fwm:7 -j MARK --set-mark 7",
+      "iptables -t mangle -C PREROUTING -d 198.51.100.51/32 -p tcp -m tcp --dport 8443 -m comment --comment lvs-pulumi:fwm:7 -j MARK --set-mark 7",
+      "iptables -t mangle -A PREROUTING -d 198.51.100.51/32 -p tcp -m tcp --dport 8443 -m comment --comment lvs-pulumi:fwm:7 -j MARK --set-mark 7",
       "",
     ].join("\n"),
   );
