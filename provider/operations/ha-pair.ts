@@ -53,12 +53,14 @@ async function readKeepalived(session: HostSession) {
  * (nobody holds them) the primary goes first: it starts as master, the backup hears it and never takes the VIPs.
  * A failed step names what was done before it, so the pair's state is known.
  */
-export async function applyHaPair(inputs: HaPairInputs): Promise<HaPairState> {
+export async function applyHaPair(inputs: HaPairInputs, previous?: HaPairInputs): Promise<HaPairState> {
   const id = haPairId(inputs);
+  // An update is the same pair (runtime/diff.ts): its config under the former id (hosts written otherwise) is ours.
+  const formerIds = previous ? [haPairId(previous)] : [];
   for (const role of ROLES) {
     await withHost(inputs[role].connection, async (session) => {
       const live = await readKeepalived(session);
-      const conflict = keepalivedConfConflict(id, live.conf);
+      const conflict = keepalivedConfConflict(id, live.conf, formerIds);
       if (conflict) throw new Error(`host ${session.name}: ${conflict}`);
       if (!live.installed && !inputs.installKeepalived) {
         throw new Error(`host ${session.name}: keepalived is not installed; install it or set installKeepalived: true`);
@@ -99,7 +101,7 @@ export async function applyHaPair(inputs: HaPairInputs): Promise<HaPairState> {
           await session.apply([installPackage("keepalived")]);
           live = await readKeepalived(session);
         }
-        await session.apply(planKeepalived(id, renderKeepalivedConf(id, inputs, role), live));
+        await session.apply(planKeepalived(id, renderKeepalivedConf(id, inputs, role), live, formerIds));
       });
       return `configured ${member(role)}`;
     });

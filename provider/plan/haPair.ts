@@ -8,6 +8,7 @@ import {
   KEEPALIVED_UNIT_NAME,
 } from "../render/paths";
 import { renderKeepalivedDropIn } from "../render/units";
+import { hostKey } from "../schemas/connection";
 import { HaPairInputs } from "../schemas/haPair";
 import { hostPort } from "../schemas/ip";
 import { planFiles, pruneEmptyDirs } from "./files";
@@ -18,6 +19,14 @@ import { command } from "./shell";
 export function haPairId(inputs: HaPairInputs): string {
   const member = (m: HaPairInputs["primary"]) => hostPort(m.connection.host, m.connection.port);
   return `ha-pair:${inputs.virtualRouterId}:${member(inputs.primary)}+${member(inputs.backup)}`;
+}
+
+/**
+ * The pair as its members are: VRID and each member's host key, however the hosts are written. Decides replacement
+ * (runtime/diff.ts); haPairId stays as written, since it marks the keepalived.conf already on the members.
+ */
+export function haPairKey(inputs: HaPairInputs): string {
+  return `${inputs.virtualRouterId}:${hostKey(inputs.primary.connection)}+${hostKey(inputs.backup.connection)}`;
 }
 
 /**
@@ -47,12 +56,20 @@ export interface KeepalivedFacts {
   enabledByUs: boolean;
 }
 
-/** Why this host's keepalived.conf cannot become this pair's, or undefined when it can. */
-export function keepalivedConfConflict(pairId: string, conf: string | null): string | undefined {
+/**
+ * Why this host's keepalived.conf cannot become this pair's, or undefined when it can. `formerIds`: ids the same
+ * pair had before an update (its member hosts written differently), whose config is ours too.
+ */
+export function keepalivedConfConflict(
+  pairId: string,
+  conf: string | null,
+  formerIds: string[] = [],
+): string | undefined {
   if (conf === null) return undefined;
   const owner = markedPair(conf);
   if (owner === undefined) return `${KEEPALIVED_CONF} exists and was not written by lvs-pulumi; move it away first`;
-  if (owner !== pairId) return `${KEEPALIVED_CONF} belongs to HA pair ${owner}; a director serves one pair`;
+  if (owner !== pairId && !formerIds.includes(owner))
+    return `${KEEPALIVED_CONF} belongs to HA pair ${owner}; a director serves one pair`;
   return undefined;
 }
 
@@ -60,8 +77,8 @@ export function keepalivedConfConflict(pairId: string, conf: string | null): str
  * Commands that make keepalived run `conf`: write it when it differs, enable and start keepalived when it is not,
  * reload (SIGHUP: VIPs stay where they are) when it runs with another configuration.
  */
-export function planKeepalived(pairId: string, conf: string, live: KeepalivedFacts): Step[] {
-  const conflict = keepalivedConfConflict(pairId, live.conf);
+export function planKeepalived(pairId: string, conf: string, live: KeepalivedFacts, formerIds: string[] = []): Step[] {
+  const conflict = keepalivedConfConflict(pairId, live.conf, formerIds);
   if (conflict) throw new Error(conflict);
   const changed = live.conf !== conf;
   const dropIn = planFiles([{ path: KEEPALIVED_DROPIN, content: renderKeepalivedDropIn() }], {

@@ -3,7 +3,7 @@
 
 import { destinationKey, serviceKey } from "../facts/ipvsModel";
 import { desiredDestination, desiredServiceId } from "../plan/desiredEntries";
-import { expectedKeepalived } from "../plan/haPair";
+import { expectedKeepalived, haPairKey } from "../plan/haPair";
 import { haPairInputsSchema } from "../schemas/haPair";
 import { realServerInputsSchema } from "../schemas/realServer";
 import { virtualServiceInputsSchema } from "../schemas/virtualService";
@@ -45,6 +45,8 @@ const ENTRY_KEY: Partial<Record<ResourceKind, (inputs: Record<string, unknown>) 
     const dest = desiredDestination(realServerInputsSchema().parse(inputs));
     return destinationKey(dest.service, dest.address, dest.port);
   },
+  // Members as host keys: a host in other case or IPv6 form, or port 22 written out, is the same member.
+  haPair: (inputs) => haPairKey(haPairInputsSchema().parse(inputs)),
 };
 
 /** Undefined when the kind has no key or the inputs are not complete yet (unknown in a preview). */

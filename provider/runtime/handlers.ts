@@ -91,7 +91,9 @@ const realServer: Handler = {
 const haPair: Handler = {
   schema: haPairInputsSchema,
   id: (inputs) => haPairId(inputs as HaPairInputs),
-  apply: async (inputs) => ({ ...(await applyHaPair(inputs as HaPairInputs)) }),
+  apply: async (inputs, previous) => ({
+    ...(await applyHaPair(inputs as HaPairInputs, previous as HaPairInputs | undefined)),
+  }),
   read: async (inputs) => {
     const live = await readHaPair(inputs as HaPairInputs);
     return live && { ...live };
