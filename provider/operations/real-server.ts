@@ -22,7 +22,7 @@ import { applyHostClaims } from "./host-claims";
 import { refuseForeign } from "./ownership";
 import { installIpvsBoot, ipvsBootFacts, removeIpvsBootIfUnused } from "./ipvs-boot";
 import { droppedDirectors, sameMachine } from "./directors";
-import { listedEntry } from "./listing";
+import { Listed, listedEntry } from "./listing";
 import { HostSession, withHost } from "./session";
 
 export function realServerId(inputs: RealServerInputs): string {
@@ -206,8 +206,8 @@ async function drain(inputs: RealServerInputs): Promise<void> {
   }
 }
 
-/** The destination as the directors list it (one that drifted first); undefined when none has it. */
-export function readRealServer(inputs: RealServerInputs): Promise<IpvsDestination | undefined> {
+/** The destination as the directors list it (one that drifted first) and the directors that lack it. */
+export function readRealServer(inputs: RealServerInputs): Promise<Listed<IpvsDestination>> {
   const desired = desiredDestination(inputs);
   const key = realServerId(inputs);
   return listedEntry(

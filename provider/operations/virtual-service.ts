@@ -16,7 +16,7 @@ import { droppedDirectors } from "./directors";
 import { applyHostClaims } from "./host-claims";
 import { refuseForeign } from "./ownership";
 import { installIpvsBoot, ipvsBootFacts, removeIpvsBootIfUnused } from "./ipvs-boot";
-import { listedEntry } from "./listing";
+import { Listed, listedEntry } from "./listing";
 import { HostSession, withHost } from "./session";
 
 export function virtualServiceId(inputs: VirtualServiceInputs): string {
@@ -112,8 +112,8 @@ export async function removeVirtualService(inputs: VirtualServiceInputs): Promis
   await Promise.all(inputs.directors.map((director) => withHost(director, (s) => remove(s, desired))));
 }
 
-/** The service as the directors list it (one that drifted first); undefined when no director has it any more. */
-export function readVirtualService(inputs: VirtualServiceInputs): Promise<IpvsService | undefined> {
+/** The service as the directors list it (one that drifted first) and the directors that lack it. */
+export function readVirtualService(inputs: VirtualServiceInputs): Promise<Listed<IpvsService>> {
   const desired = desiredService(inputs);
   const key = serviceKey(desired.id);
   return listedEntry(

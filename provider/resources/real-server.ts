@@ -29,6 +29,8 @@ export interface RealServerArgs {
 export class RealServer extends pulumi.dynamic.Resource {
   declare readonly weight: pulumi.Output<number>;
   declare readonly forwarding: pulumi.Output<string>;
+  /** After a refresh: the directors (user@host:port) that no longer list the real server; absent when all do. */
+  declare readonly missingFrom: pulumi.Output<string[] | undefined>;
 
   constructor(name: string, args: RealServerArgs, opts?: pulumi.CustomResourceOptions) {
     const { service, ...rest } = args;

@@ -30,6 +30,8 @@ export class VirtualService extends pulumi.dynamic.Resource {
   declare readonly fwmark: pulumi.Output<number | undefined>;
   declare readonly family: pulumi.Output<string | undefined>;
   declare readonly scheduler: pulumi.Output<string>;
+  /** After a refresh: the directors (user@host:port) that no longer list the service; absent when all do. */
+  declare readonly missingFrom: pulumi.Output<string[] | undefined>;
 
   constructor(name: string, args: VirtualServiceArgs, opts?: pulumi.CustomResourceOptions) {
     super(

@@ -68,8 +68,8 @@ const DELETE_BEFORE_REPLACE: Record<ResourceKind, boolean> = {
 /** Values computed by the provider, not inputs. */
 export const COMPUTED: Record<ResourceKind, string[]> = {
   director: ["kernelRelease", "ipvsadmVersion", "schedulers", "table"],
-  virtualService: [],
-  realServer: [],
+  virtualService: ["missingFrom"],
+  realServer: ["missingFrom"],
   haPair: ["master", "keepalived"],
 };
 
@@ -88,6 +88,9 @@ export function inputsOnly(kind: ResourceKind, props: Record<string, unknown>): 
  * Inputs that cannot be rendered yet (unknown in a preview) compare as no drift.
  */
 const EXPECTED_LIVE: Partial<Record<ResourceKind, (inputs: Record<string, unknown>) => Record<string, unknown>>> = {
+  // Every director of the entry lists it (refresh names those that do not).
+  virtualService: () => ({ missingFrom: undefined }),
+  realServer: () => ({ missingFrom: undefined }),
   haPair: (inputs) => ({ keepalived: expectedKeepalived(haPairInputsSchema().parse(inputs)) }),
 };
 

@@ -95,6 +95,25 @@ test("an HA pair on another member or VRID is replaced, the old one first; other
   expect(diffResource("haPair", pair, { ...pair, master: "198.51.100.12" }).changes).toBe(false);
 });
 
+test("a service or real server that refresh found missing from one of its directors shows a change", () => {
+  const service = {
+    directors: [{ host: "198.51.100.11" }, { host: "198.51.100.12" }],
+    protocol: "tcp",
+    address: "198.51.100.40",
+    port: 80,
+  };
+  const missing = { missingFrom: ["root@198.51.100.12:22"] };
+  expect(diffResource("virtualService", service, service).changes).toBe(false);
+  expect(diffResource("virtualService", { ...service, ...missing }, service)).toEqual({
+    changes: true,
+    replaces: [],
+    deleteBeforeReplace: false,
+  });
+  const rs = { directors: service.directors, service, address: "198.51.100.21" };
+  expect(diffResource("realServer", { ...rs, ...missing }, rs).changes).toBe(true);
+  expect(inputsOnly("realServer", { ...rs, ...missing })).toEqual(rs);
+});
+
 test("an HA pair whose member host is written differently (case, IPv6 form, default port) is the same pair", () => {
   const member = (host: string, port?: number) => ({
     connection: { host, ...(port ? { port } : {}), insecureSkipHostKeyCheck: true },
