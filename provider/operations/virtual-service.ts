@@ -6,6 +6,7 @@ import { routesFact, routeToFact } from "../facts/routes";
 import { announceSysctls } from "../plan/announce";
 import { desiredService } from "../plan/desiredEntries";
 import { planFiles } from "../plan/files";
+import { holdsService, planFormerFileRemoval } from "../plan/formerFiles";
 import { HostClaim } from "../plan/hostClaim";
 import { planService, planServiceRemoval, sameService } from "../plan/virtualService";
 import { renderServiceRules } from "../render/ipvsRules";
@@ -13,6 +14,7 @@ import { serviceFragmentPath } from "../render/paths";
 import { canonicalIp, hostPrefixLength, ipFamily } from "../schemas/ip";
 import { VirtualServiceInputs } from "../schemas/virtualService";
 import { droppedDirectors } from "./directors";
+import { readFormerFile } from "./former-files";
 import { applyHostClaims } from "./host-claims";
 import { refuseForeign } from "./ownership";
 import { installIpvsBoot, ipvsBootFacts, removeIpvsBootIfUnused } from "./ipvs-boot";
@@ -56,10 +58,13 @@ async function converge(
   const key = serviceKey(desired.id);
   const fragment = serviceFragmentPath(key);
   const live = await session.read({ table: ipvsTableFact(), fragment: fileFact(fragment), ...ipvsBootFacts() });
-  refuseForeign(session, `virtual service ${key}`, live.table.services[key], live.fragment, inputs.adopt);
+  const former = await readFormerFile(session, serviceFragmentPath, key, holdsService(key));
+  const ours = live.fragment ?? former?.content ?? null;
+  refuseForeign(session, `virtual service ${key}`, live.table.services[key], ours, inputs.adopt);
   await session.apply([
     ...installIpvsBoot(live),
     ...planFiles([{ path: fragment, content: renderServiceRules(desired) }], { [fragment]: live.fragment }),
+    ...planFormerFileRemoval(former),
     ...planService(desired, live.table),
   ]);
   // The VIP comes last, so that no packet reaches the director before the service exists.
@@ -99,10 +104,12 @@ async function remove(session: HostSession, desired: IpvsService): Promise<void>
   // VIP first: clients stop arriving before the service goes.
   await applyHostClaims(session, [], [vipClaimId(key)]);
   const live = await session.read({ table: ipvsTableFact(), fragment: fileFact(fragment) });
+  const former = await readFormerFile(session, serviceFragmentPath, key, holdsService(key));
   await session.apply([
     ...planFiles([{ path: fragment, content: null }], { [fragment]: live.fragment }),
+    ...planFormerFileRemoval(former),
     // Only a service we created (its boot fragment is written with it) or adopted: never one that was there before.
-    ...(live.fragment !== null ? planServiceRemoval(desired.id, live.table) : []),
+    ...(live.fragment !== null || former !== undefined ? planServiceRemoval(desired.id, live.table) : []),
   ]);
   await removeIpvsBootIfUnused(session);
 }
