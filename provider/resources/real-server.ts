@@ -23,6 +23,8 @@ export interface RealServerArgs {
   clientPrefix?: pulumi.Input<string>;
   /** On delete: weight 0, then up to this many seconds for active connections to end (default 0: at once). */
   drainSeconds?: pulumi.Input<number>;
+  /** Take over an entry with the same key that a director has and lvs-pulumi did not create (see README). */
+  adopt?: pulumi.Input<boolean>;
 }
 
 /** A real server behind a virtual service, on every director of that service. */

@@ -19,6 +19,8 @@ export interface VirtualServiceArgs {
   onePacket?: pulumi.Input<boolean>;
   bindVip?: pulumi.Input<boolean>;
   vipInterface?: pulumi.Input<string>;
+  /** Take over an entry with the same key that a director has and lvs-pulumi did not create (see README). */
+  adopt?: pulumi.Input<boolean>;
 }
 
 /** An IPVS virtual service (VIP:port or fwmark) on one or several directors. */

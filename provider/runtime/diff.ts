@@ -50,7 +50,7 @@ const ENTRY_KEY: Partial<Record<ResourceKind, (inputs: Record<string, unknown>) 
 };
 
 /** Undefined when the kind has no key or the inputs are not complete yet (unknown in a preview). */
-function entryKey(kind: ResourceKind, inputs: Record<string, unknown>): string | undefined {
+export function entryKey(kind: ResourceKind, inputs: Record<string, unknown>): string | undefined {
   try {
     return ENTRY_KEY[kind]?.(inputs);
   } catch {
