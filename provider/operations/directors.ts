@@ -1,8 +1,9 @@
 import { machineIdFact } from "../facts/machineId";
 import { ConnectionSpec } from "../remote";
+import { hostKey } from "../schemas/connection";
 import { withHost } from "./session";
 
-const sameAddress = (a: ConnectionSpec, b: ConnectionSpec) => a.host === b.host && (a.port ?? 22) === (b.port ?? 22);
+const sameAddress = (a: ConnectionSpec, b: ConnectionSpec) => hostKey(a) === hostKey(b);
 
 function machineId(connection: ConnectionSpec): Promise<string | undefined> {
   return withHost(connection, (s) => s.read({ id: machineIdFact() })).then((facts) => facts.id);

@@ -76,15 +76,17 @@ function registerPairSecrets(inputs: HaPairInputs): void {
  * changes nothing on either. The check runs again in the script that writes the files (the host lock was released
  * in between, and a member installing keepalived now can only be checked then).
  */
-export async function applyHaPair(inputs: HaPairInputs): Promise<HaPairState> {
+export async function applyHaPair(inputs: HaPairInputs, previous?: HaPairInputs): Promise<HaPairState> {
   registerPairSecrets(inputs);
   const id = haPairId(inputs);
+  // An update is the same pair (runtime/diff.ts): its config under the former id (hosts written otherwise) is ours.
+  const formerIds = previous ? [haPairId(previous)] : [];
   const config = (role: PairRole) => renderKeepalived(id, inputs, role);
   const staged = (role: PairRole) => renderKeepalived(id, inputs, role, KEEPALIVED_CHECK_DIR);
   for (const role of ROLES) {
     await withHost(inputs[role].connection, async (session) => {
       const live = await readKeepalived(session, config(role));
-      const conflict = keepalivedConfConflict(id, live.conf);
+      const conflict = keepalivedConfConflict(id, live.conf, formerIds);
       if (conflict) throw new Error(`host ${session.name}: ${conflict}`);
       if (!live.installed && !inputs.installKeepalived) {
         throw new Error(`host ${session.name}: keepalived is not installed; install it or set installKeepalived: true`);
@@ -132,7 +134,7 @@ export async function applyHaPair(inputs: HaPairInputs): Promise<HaPairState> {
           await session.apply([installPackage("keepalived")]);
           live = await readKeepalived(session, config(role));
         }
-        await session.apply(planKeepalived(id, config(role), staged(role), live));
+        await session.apply(planKeepalived(id, config(role), staged(role), live, formerIds));
       });
       return `configured ${member(role)}`;
     });

@@ -6,6 +6,7 @@ import { loadedModulesFact } from "../facts/modules";
 import { routesFact } from "../facts/routes";
 import { sysctlFact } from "../facts/sysctl";
 import { OwnedFile, planFiles, pruneEmptyDirs } from "../plan/files";
+import { formerFileOf, holdsClaim, planFormerFileRemoval } from "../plan/formerFiles";
 import { HostClaim, mergeClaims } from "../plan/hostClaim";
 import { planRealServerHost } from "../plan/realServerHost";
 import { command } from "../plan/shell";
@@ -14,6 +15,7 @@ import { renderClaimFile, renderOriginalsFile } from "../render/claimFile";
 import { renderModulesLoad } from "../render/modulesLoad";
 import {
   claimPath,
+  formerPath,
   OWNED_DIRS,
   ORIGINALS_FILE,
   REALSERVER_MODULES_FILE,
@@ -49,6 +51,11 @@ export async function applyHostClaims(session: HostSession, add: HostClaim[], re
     links: [...new Set([...wanted.links, ...old.links])],
   };
 
+  // Claim files an earlier version wrote under a former name: the file under today's name replaces them.
+  const formerClaims = [...touched].flatMap((id) => {
+    const path = formerPath(claimPath, id);
+    return path === undefined ? [] : [{ id, path }];
+  });
   const devices = [...new Set(all.vips.map((v) => v.dev))];
   // The paths to read; the sysctl file's content is settled once the live values are known.
   const files = ownedFiles(claims, add, released, {});
@@ -62,6 +69,7 @@ export async function applyHostClaims(session: HostSession, add: HostClaim[], re
     ...Object.fromEntries(devices.map((dev, i) => [`addresses${i}`, interfaceAddressesFact(dev)])),
     ...Object.fromEntries(all.links.map((dev, i) => [`link${i}`, linkFact(dev)])),
     ...Object.fromEntries(files.map((file, i) => [`file${i}`, fileFact(file.path)])),
+    ...Object.fromEntries(formerClaims.map((claim, i) => [`former${i}`, fileFact(claim.path)])),
   });
   const at = facts as unknown as Record<string, unknown>;
   const plan = planRealServerHost(
@@ -98,6 +106,9 @@ export async function applyHostClaims(session: HostSession, add: HostClaim[], re
     ...planFiles([originalsFile], { [ORIGINALS_FILE]: facts.originalsFile }),
     ...disable,
     ...planFiles(ownedFiles(claims, add, released, bootSysctls(mergeClaims(claims).sysctls, facts.sysctls)), live),
+    ...formerClaims.flatMap((claim, i) =>
+      planFormerFileRemoval(formerFileOf(claim.path, at[`former${i}`] as string | null, holdsClaim(claim.id))),
+    ),
     ...enable,
     ...plan.commands,
     ...(claims.length === 0 && released.length > 0 ? [pruneEmptyDirs(OWNED_DIRS)] : []),

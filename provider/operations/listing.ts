@@ -3,18 +3,40 @@ import { ipvsTableFact } from "../facts/ipvsTable";
 import { ConnectionSpec } from "../remote";
 import { withHost } from "./session";
 
+/** An entry as its directors list it, and the directors (by connection key) that do not list it. */
+export interface Listed<T> {
+  entry: T | undefined;
+  missingFrom: string[];
+}
+
 /**
- * An entry as the directors list it: the first listing that is not as wanted, so that drift on any director of a pair
- * shows, else the first one; undefined when no director has it any more.
+ * The first listing that is not as wanted, so that drift on any director of a pair shows, else the first one;
+ * undefined when no director has it any more. A director without it is drift too, named in `missingFrom`.
  */
+export function listedOn<T>(
+  listings: { director: string; entry: T | undefined }[],
+  asWanted: (entry: T) => boolean,
+): Listed<T> {
+  const entries = listings.map((l) => l.entry).filter((entry): entry is T => entry !== undefined);
+  return {
+    entry: entries.find((entry) => !asWanted(entry)) ?? entries[0],
+    missingFrom: listings.filter((l) => l.entry === undefined).map((l) => l.director),
+  };
+}
+
+/** The entry on every director (see listedOn). */
 export async function listedEntry<T>(
   directors: ConnectionSpec[],
   pick: (table: IpvsTable) => T | undefined,
   asWanted: (entry: T) => boolean,
-): Promise<T | undefined> {
-  const listed = await Promise.all(
-    directors.map((director) => withHost(director, (s) => s.read({ table: ipvsTableFact() }))),
+): Promise<Listed<T>> {
+  const listings = await Promise.all(
+    directors.map((director) =>
+      withHost(director, async (s) => ({
+        director: s.name,
+        entry: pick((await s.read({ table: ipvsTableFact() })).table),
+      })),
+    ),
   );
-  const entries = listed.map((live) => pick(live.table)).filter((entry): entry is T => entry !== undefined);
-  return entries.find((entry) => !asWanted(entry)) ?? entries[0];
+  return listedOn(listings, asWanted);
 }

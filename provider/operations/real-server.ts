@@ -7,6 +7,7 @@ import { routesFact } from "../facts/routes";
 import { snatRulesFact } from "../facts/snatRules";
 import { desiredDestination, desiredSnatRule } from "../plan/desiredEntries";
 import { planFiles } from "../plan/files";
+import { holdsDestination, holdsSnatRule, planFormerFileRemoval } from "../plan/formerFiles";
 import { HostClaim } from "../plan/hostClaim";
 import { planDestination, planDestinationRemoval, planQuiesce, sameDestination } from "../plan/realServer";
 import { realServerClaim } from "../plan/realServerClaim";
@@ -22,7 +23,8 @@ import { applyHostClaims } from "./host-claims";
 import { refuseForeign } from "./ownership";
 import { installIpvsBoot, ipvsBootFacts, removeIpvsBootIfUnused } from "./ipvs-boot";
 import { droppedDirectors, sameMachine } from "./directors";
-import { listedEntry } from "./listing";
+import { readFormerFile } from "./former-files";
+import { Listed, listedEntry } from "./listing";
 import { HostSession, withHost } from "./session";
 
 export function realServerId(inputs: RealServerInputs): string {
@@ -106,7 +108,10 @@ async function convergeOnDirector(session: HostSession, inputs: RealServerInputs
     snatRules: snatRulesFact(ipFamily(inputs.address) ?? "inet"),
     ...ipvsBootFacts(),
   });
-  refuseForeign(session, `real server ${key}`, live.table.destinations[key], live.fragment, inputs.adopt);
+  const former = await readFormerFile(session, destinationFragmentPath, key, holdsDestination(key));
+  const formerSnat = snat ? await readFormerFile(session, snatFragmentPath, key, holdsSnatRule(snat)) : undefined;
+  const ours = live.fragment ?? former?.content ?? null;
+  refuseForeign(session, `real server ${key}`, live.table.destinations[key], ours, inputs.adopt);
   await applyHostClaims(session, [directorClaim(key, inputs)], []);
   await session.apply([
     ...installIpvsBoot(live),
@@ -117,6 +122,8 @@ async function convergeOnDirector(session: HostSession, inputs: RealServerInputs
       ],
       { [fragment]: live.fragment, [snatFragment]: live.snatFragment },
     ),
+    ...planFormerFileRemoval(former),
+    ...planFormerFileRemoval(formerSnat),
     // SNAT before the destination: the first packet forwarded must already leave with the DIP.
     ...(snat ? planSnatRule(snat, live.snatRules) : []),
     ...planDestination(dest, live.table),
@@ -133,10 +140,12 @@ async function removeSnat(session: HostSession, inputs: RealServerInputs, next?:
     snatFragment: fileFact(snatFragmentPath(key)),
   });
   const keepFile = next !== undefined && desiredSnatRule(next) !== undefined && realServerId(next) === key;
+  const former = await readFormerFile(session, snatFragmentPath, key, holdsSnatRule(snat));
   await session.apply([
     ...(keepFile
       ? []
       : planFiles([{ path: snatFragmentPath(key), content: null }], { [snatFragmentPath(key)]: live.snatFragment })),
+    ...planFormerFileRemoval(former),
     ...planSnatRuleRemoval(snat, live.snatRules),
   ]);
 }
@@ -146,10 +155,14 @@ async function removeFromDirector(session: HostSession, inputs: RealServerInputs
   const key = destinationKey(dest.service, dest.address, dest.port);
   const fragment = destinationFragmentPath(key);
   const live = await session.read({ table: ipvsTableFact(), fragment: fileFact(fragment) });
+  const former = await readFormerFile(session, destinationFragmentPath, key, holdsDestination(key));
   await session.apply([
     ...planFiles([{ path: fragment, content: null }], { [fragment]: live.fragment }),
+    ...planFormerFileRemoval(former),
     // Only an entry we created or adopted (it has our boot fragment): never one that was there before.
-    ...(live.fragment !== null ? planDestinationRemoval(dest.service, dest.address, dest.port, live.table) : []),
+    ...(live.fragment !== null || former !== undefined
+      ? planDestinationRemoval(dest.service, dest.address, dest.port, live.table)
+      : []),
   ]);
   await removeSnat(session, inputs);
   await applyHostClaims(session, [], [directorClaimId(key)]);
@@ -177,7 +190,10 @@ async function drain(inputs: RealServerInputs): Promise<void> {
     inputs.directors.map((director) =>
       withHost(director, async (session) => {
         const live = await session.read({ table: ipvsTableFact(), fragment: fileFact(destinationFragmentPath(key)) });
-        if (live.fragment !== null) await session.apply(planQuiesce(dest.service, dest.address, dest.port, live.table));
+        const former = await readFormerFile(session, destinationFragmentPath, key, holdsDestination(key));
+        if (live.fragment !== null || former !== undefined) {
+          await session.apply(planQuiesce(dest.service, dest.address, dest.port, live.table));
+        }
       }),
     ),
   );
@@ -206,8 +222,8 @@ async function drain(inputs: RealServerInputs): Promise<void> {
   }
 }
 
-/** The destination as the directors list it (one that drifted first); undefined when none has it. */
-export function readRealServer(inputs: RealServerInputs): Promise<IpvsDestination | undefined> {
+/** The destination as the directors list it (one that drifted first) and the directors that lack it. */
+export function readRealServer(inputs: RealServerInputs): Promise<Listed<IpvsDestination>> {
   const desired = desiredDestination(inputs);
   const key = realServerId(inputs);
   return listedEntry(

@@ -7,6 +7,7 @@ import { routesFact, routeToFact } from "../facts/routes";
 import { announceSysctls } from "../plan/announce";
 import { desiredMarkRules, desiredService, serviceVips } from "../plan/desiredEntries";
 import { planFiles } from "../plan/files";
+import { holdsService, planFormerFileRemoval } from "../plan/formerFiles";
 import { ClaimedVip, HostClaim } from "../plan/hostClaim";
 import { planMarkRules } from "../plan/markRules";
 import { Step } from "../plan/script";
@@ -18,10 +19,11 @@ import { canonicalIp, hostPrefixLength, ipFamily } from "../schemas/ip";
 import { serviceFamily } from "../schemas/serviceIdentity";
 import { VirtualServiceInputs } from "../schemas/virtualService";
 import { droppedDirectors } from "./directors";
+import { readFormerFile } from "./former-files";
 import { applyHostClaims } from "./host-claims";
 import { refuseForeign } from "./ownership";
 import { installIpvsBoot, ipvsBootFacts, removeIpvsBootIfUnused } from "./ipvs-boot";
-import { listedEntry } from "./listing";
+import { Listed, listedEntry } from "./listing";
 import { HostSession, withHost } from "./session";
 
 export function virtualServiceId(inputs: VirtualServiceInputs): string {
@@ -61,10 +63,13 @@ async function converge(
   const key = serviceKey(desired.id);
   const fragment = serviceFragmentPath(key);
   const live = await session.read({ table: ipvsTableFact(), fragment: fileFact(fragment), ...ipvsBootFacts() });
-  refuseForeign(session, `virtual service ${key}`, live.table.services[key], live.fragment, inputs.adopt);
+  const former = await readFormerFile(session, serviceFragmentPath, key, holdsService(key));
+  const ours = live.fragment ?? former?.content ?? null;
+  refuseForeign(session, `virtual service ${key}`, live.table.services[key], ours, inputs.adopt);
   await session.apply([
     ...installIpvsBoot(live),
     ...planFiles([{ path: fragment, content: renderServiceRules(desired) }], { [fragment]: live.fragment }),
+    ...planFormerFileRemoval(former),
     ...planService(desired, live.table),
     // Marks once the service exists: a marked packet before it would find no service and go to the local stack.
     ...(await markSteps(session, inputs)),
@@ -134,10 +139,12 @@ async function remove(session: HostSession, inputs: VirtualServiceInputs): Promi
   await applyHostClaims(session, [], [vipClaimId(key)]);
   await session.apply(await markSteps(session, inputs, true));
   const live = await session.read({ table: ipvsTableFact(), fragment: fileFact(fragment) });
+  const former = await readFormerFile(session, serviceFragmentPath, key, holdsService(key));
   await session.apply([
     ...planFiles([{ path: fragment, content: null }], { [fragment]: live.fragment }),
+    ...planFormerFileRemoval(former),
     // Only a service we created (its boot fragment is written with it) or adopted: never one that was there before.
-    ...(live.fragment !== null ? planServiceRemoval(desired.id, live.table) : []),
+    ...(live.fragment !== null || former !== undefined ? planServiceRemoval(desired.id, live.table) : []),
   ]);
   await removeIpvsBootIfUnused(session);
 }
@@ -146,8 +153,8 @@ export async function removeVirtualService(inputs: VirtualServiceInputs): Promis
   await Promise.all(inputs.directors.map((director) => withHost(director, (s) => remove(s, inputs))));
 }
 
-/** The service as the directors list it (one that drifted first); undefined when no director has it any more. */
-export function readVirtualService(inputs: VirtualServiceInputs): Promise<IpvsService | undefined> {
+/** The service as the directors list it (one that drifted first) and the directors that lack it. */
+export function readVirtualService(inputs: VirtualServiceInputs): Promise<Listed<IpvsService>> {
   const desired = desiredService(inputs);
   const key = serviceKey(desired.id);
   return listedEntry(

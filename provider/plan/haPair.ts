@@ -16,6 +16,7 @@ import {
   KEEPALIVED_UNIT_NAME,
 } from "../render/paths";
 import { renderKeepalivedDropIn } from "../render/units";
+import { hostKey } from "../schemas/connection";
 import { HaPairInputs } from "../schemas/haPair";
 import { hostPort } from "../schemas/ip";
 import { OwnedFile, planFiles, pruneEmptyDirs } from "./files";
@@ -26,6 +27,14 @@ import { command } from "./shell";
 export function haPairId(inputs: HaPairInputs): string {
   const member = (m: HaPairInputs["primary"]) => hostPort(m.connection.host, m.connection.port);
   return `ha-pair:${inputs.virtualRouterId}:${member(inputs.primary)}+${member(inputs.backup)}`;
+}
+
+/**
+ * The pair as its members are: VRID and each member's host key, however the hosts are written. Decides replacement
+ * (runtime/diff.ts); haPairId stays as written, since it marks the keepalived.conf already on the members.
+ */
+export function haPairKey(inputs: HaPairInputs): string {
+  return `${inputs.virtualRouterId}:${hostKey(inputs.primary.connection)}+${hostKey(inputs.backup.connection)}`;
 }
 
 /**
@@ -127,12 +136,20 @@ export function keepalivedCheck(staged: KeepalivedConfig): Step {
   };
 }
 
-/** Why this host's keepalived.conf cannot become this pair's, or undefined when it can. */
-export function keepalivedConfConflict(pairId: string, conf: string | null): string | undefined {
+/**
+ * Why this host's keepalived.conf cannot become this pair's, or undefined when it can. `formerIds`: ids the same
+ * pair had before an update (its member hosts written differently), whose config is ours too.
+ */
+export function keepalivedConfConflict(
+  pairId: string,
+  conf: string | null,
+  formerIds: string[] = [],
+): string | undefined {
   if (conf === null) return undefined;
   const owner = markedPair(conf);
   if (owner === undefined) return `${KEEPALIVED_CONF} exists and was not written by lvs-pulumi; move it away first`;
-  if (owner !== pairId) return `${KEEPALIVED_CONF} belongs to HA pair ${owner}; a director serves one pair`;
+  if (owner !== pairId && !formerIds.includes(owner))
+    return `${KEEPALIVED_CONF} belongs to HA pair ${owner}; a director serves one pair`;
   return undefined;
 }
 
@@ -146,8 +163,9 @@ export function planKeepalived(
   config: KeepalivedConfig,
   staged: KeepalivedConfig,
   live: KeepalivedFacts,
+  formerIds: string[] = [],
 ): Step[] {
-  const conflict = keepalivedConfConflict(pairId, live.conf);
+  const conflict = keepalivedConfConflict(pairId, live.conf, formerIds);
   if (conflict) throw new Error(conflict);
   const changed = live.conf !== config.conf;
   const writes = configWrites(config, live);

@@ -53,24 +53,41 @@ export function fileSafe(key: string): string {
     .replace(/[^A-Za-z0-9.-]+/g, "_");
 }
 
-export function serviceFragmentPath(serviceKey: string): string {
-  return `${IPVS_FRAGMENT_DIR}/10-svc-${fileSafe(serviceKey)}.rules`;
+/** How versions before fileSafe named a key: every run of other characters one "_" (IPv6 keys could collide). */
+function squashed(key: string): string {
+  return key.replace(/[^A-Za-z0-9.-]+/g, "_");
 }
 
-export function destinationFragmentPath(destinationKey: string): string {
-  return `${IPVS_FRAGMENT_DIR}/20-rs-${fileSafe(destinationKey)}.rules`;
+/** Turns a key into a file name part. */
+export type Naming = (key: string) => string;
+
+export function serviceFragmentPath(serviceKey: string, name: Naming = fileSafe): string {
+  return `${IPVS_FRAGMENT_DIR}/10-svc-${name(serviceKey)}.rules`;
 }
 
-export function snatFragmentPath(destinationKey: string): string {
-  return `${SNAT_FRAGMENT_DIR}/${fileSafe(destinationKey)}.rules`;
+export function destinationFragmentPath(destinationKey: string, name: Naming = fileSafe): string {
+  return `${IPVS_FRAGMENT_DIR}/20-rs-${name(destinationKey)}.rules`;
 }
 
 export function markFragmentPath(serviceKey: string): string {
   return `${MARK_FRAGMENT_DIR}/${fileSafe(serviceKey)}.rules`;
 }
 
-export function claimPath(claimId: string): string {
-  return `${CLAIM_DIR}/${fileSafe(claimId)}.json`;
+export function snatFragmentPath(destinationKey: string, name: Naming = fileSafe): string {
+  return `${SNAT_FRAGMENT_DIR}/${name(destinationKey)}.rules`;
+}
+
+export function claimPath(claimId: string, name: Naming = fileSafe): string {
+  return `${CLAIM_DIR}/${name(claimId)}.json`;
+}
+
+/**
+ * The path an earlier version gave the file of `key`, when it is not today's (keys with an IPv6 address). Such a file
+ * may be another key's: two keys shared that name, so its content says whose it is (plan/formerFiles.ts).
+ */
+export function formerPath(pathOf: (key: string, name?: Naming) => string, key: string): string | undefined {
+  const former = pathOf(key, squashed);
+  return former === pathOf(key) ? undefined : former;
 }
 
 export function unitPath(unitName: string): string {

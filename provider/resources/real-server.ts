@@ -23,12 +23,16 @@ export interface RealServerArgs {
   clientPrefix?: pulumi.Input<string>;
   /** On delete: weight 0, then up to this many seconds for active connections to end (default 0: at once). */
   drainSeconds?: pulumi.Input<number>;
+  /** Take over an entry with the same key that a director has and lvs-pulumi did not create (see README). */
+  adopt?: pulumi.Input<boolean>;
 }
 
 /** A real server behind a virtual service, on every director of that service. */
 export class RealServer extends pulumi.dynamic.Resource {
   declare readonly weight: pulumi.Output<number>;
   declare readonly forwarding: pulumi.Output<string>;
+  /** After a refresh: the directors (user@host:port) that no longer list the real server; absent when all do. */
+  declare readonly missingFrom: pulumi.Output<string[] | undefined>;
 
   constructor(name: string, args: RealServerArgs, opts?: pulumi.CustomResourceOptions) {
     const { service, ...rest } = args;

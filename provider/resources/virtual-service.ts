@@ -28,6 +28,8 @@ export interface VirtualServiceArgs {
   onePacket?: pulumi.Input<boolean>;
   bindVip?: pulumi.Input<boolean>;
   vipInterface?: pulumi.Input<string>;
+  /** Take over an entry with the same key that a director has and lvs-pulumi did not create (see README). */
+  adopt?: pulumi.Input<boolean>;
 }
 
 /** An IPVS virtual service (VIP:port or fwmark) on one or several directors. */
@@ -40,6 +42,8 @@ export class VirtualService extends pulumi.dynamic.Resource {
   declare readonly family: pulumi.Output<string | undefined>;
   declare readonly match: pulumi.Output<FwmarkMatchArgs | undefined>;
   declare readonly scheduler: pulumi.Output<string>;
+  /** After a refresh: the directors (user@host:port) that no longer list the service; absent when all do. */
+  declare readonly missingFrom: pulumi.Output<string[] | undefined>;
 
   constructor(name: string, args: VirtualServiceArgs, opts?: pulumi.CustomResourceOptions) {
     super(

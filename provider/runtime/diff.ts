@@ -3,7 +3,7 @@
 
 import { destinationKey, serviceKey } from "../facts/ipvsModel";
 import { desiredDestination, desiredServiceId } from "../plan/desiredEntries";
-import { expectedKeepalived } from "../plan/haPair";
+import { expectedKeepalived, haPairKey } from "../plan/haPair";
 import { haPairInputsSchema } from "../schemas/haPair";
 import { realServerInputsSchema } from "../schemas/realServer";
 import { virtualServiceInputsSchema } from "../schemas/virtualService";
@@ -45,10 +45,12 @@ const ENTRY_KEY: Partial<Record<ResourceKind, (inputs: Record<string, unknown>) 
     const dest = desiredDestination(realServerInputsSchema().parse(inputs));
     return destinationKey(dest.service, dest.address, dest.port);
   },
+  // Members as host keys: a host in other case or IPv6 form, or port 22 written out, is the same member.
+  haPair: (inputs) => haPairKey(haPairInputsSchema().parse(inputs)),
 };
 
 /** Undefined when the kind has no key or the inputs are not complete yet (unknown in a preview). */
-function entryKey(kind: ResourceKind, inputs: Record<string, unknown>): string | undefined {
+export function entryKey(kind: ResourceKind, inputs: Record<string, unknown>): string | undefined {
   try {
     return ENTRY_KEY[kind]?.(inputs);
   } catch {
@@ -66,8 +68,8 @@ const DELETE_BEFORE_REPLACE: Record<ResourceKind, boolean> = {
 /** Values computed by the provider, not inputs. */
 export const COMPUTED: Record<ResourceKind, string[]> = {
   director: ["kernelRelease", "ipvsadmVersion", "schedulers", "table"],
-  virtualService: [],
-  realServer: [],
+  virtualService: ["missingFrom"],
+  realServer: ["missingFrom"],
   haPair: ["master", "keepalived"],
 };
 
@@ -86,6 +88,9 @@ export function inputsOnly(kind: ResourceKind, props: Record<string, unknown>): 
  * Inputs that cannot be rendered yet (unknown in a preview) compare as no drift.
  */
 const EXPECTED_LIVE: Partial<Record<ResourceKind, (inputs: Record<string, unknown>) => Record<string, unknown>>> = {
+  // Every director of the entry lists it (refresh names those that do not).
+  virtualService: () => ({ missingFrom: undefined }),
+  realServer: () => ({ missingFrom: undefined }),
   haPair: (inputs) => ({ keepalived: expectedKeepalived(haPairInputsSchema().parse(inputs)) }),
 };
 

@@ -29,6 +29,14 @@ export interface Handler {
   remove(inputs: Props): Promise<void>;
 }
 
+/**
+ * Directors that lost an entry the others still list: `missingFrom` (absent when none), drift that the next apply
+ * repairs (runtime/diff.ts). An undefined value removes the one a former refresh stored.
+ */
+function missing(missingFrom: string[]): Props {
+  return { missingFrom: missingFrom.length > 0 ? missingFrom : undefined };
+}
+
 const director: Handler = {
   schema: directorInputsSchema,
   id: (inputs) => `director:${connectionKey((inputs as DirectorInputs).connection)}`,
@@ -52,7 +60,7 @@ const virtualService: Handler = {
     return {};
   },
   read: async (inputs) => {
-    const live = await readVirtualService(inputs as VirtualServiceInputs);
+    const { entry: live, missingFrom } = await readVirtualService(inputs as VirtualServiceInputs);
     if (!live) return undefined;
     const persistence = live.persistence
       ? {
@@ -60,7 +68,13 @@ const virtualService: Handler = {
           ...(live.persistence.netmask ? { netmask: live.persistence.netmask } : {}),
         }
       : undefined;
-    return { scheduler: live.scheduler, schedulerFlags: live.flags, persistence, onePacket: live.onePacket };
+    return {
+      scheduler: live.scheduler,
+      schedulerFlags: live.flags,
+      persistence,
+      onePacket: live.onePacket,
+      ...missing(missingFrom),
+    };
   },
   remove: (inputs) => removeVirtualService(inputs as VirtualServiceInputs),
 };
@@ -73,7 +87,7 @@ const realServer: Handler = {
     return {};
   },
   read: async (inputs) => {
-    const live = await readRealServer(inputs as RealServerInputs);
+    const { entry: live, missingFrom } = await readRealServer(inputs as RealServerInputs);
     if (!live) return undefined;
     const wanted = inputs as RealServerInputs;
     // fullnat is nat in the kernel table; its SNAT half lives in netfilter.
@@ -83,6 +97,7 @@ const realServer: Handler = {
       upperThreshold: live.upperThreshold,
       lowerThreshold: live.lowerThreshold,
       forwarding,
+      ...missing(missingFrom),
     };
   },
   remove: (inputs) => removeRealServer(inputs as RealServerInputs),
@@ -91,7 +106,9 @@ const realServer: Handler = {
 const haPair: Handler = {
   schema: haPairInputsSchema,
   id: (inputs) => haPairId(inputs as HaPairInputs),
-  apply: async (inputs) => ({ ...(await applyHaPair(inputs as HaPairInputs)) }),
+  apply: async (inputs, previous) => ({
+    ...(await applyHaPair(inputs as HaPairInputs, previous as HaPairInputs | undefined)),
+  }),
   read: async (inputs) => {
     const live = await readHaPair(inputs as HaPairInputs);
     return live && { ...live };

@@ -2,7 +2,8 @@
 // resource of every stack loads this module once per provider process: the SSH connection pool is shared, and state
 // written by older versions of this library is handled by the installed one (keep these signatures stable).
 import { checkInputs } from "../schemas/checkInputs";
-import { setLogger } from "../remote";
+import { log, setLogger } from "../remote";
+import { adoptionNotice } from "./adoption";
 import { diffResource, inputsOnly, PROVIDER_KEY, ResourceDiff, ResourceKind, URN_KEY } from "./diff";
 import { HANDLERS } from "./handlers";
 import { asResource, connectLogToEngine, resourceLogger } from "./resource-log";
@@ -28,13 +29,17 @@ function inputsOf(kind: ResourceKind, props: Props): Props {
   return HANDLERS[kind].schema().parse(inputsOnly(kind, props)) as Props;
 }
 
-export async function check(kind: ResourceKind, _olds: Props, news: Props) {
+export async function check(kind: ResourceKind, olds: Props, news: Props) {
   // Values other resources have not computed yet (preview) are checked once they are known.
   if (containsUnknown(news)) return { inputs: news, failures: [] };
   const result = checkInputs(HANDLERS[kind].schema() as never, inputsOnly(kind, news));
   if (result.failures.length > 0) return { inputs: news, failures: result.failures };
   const passed = { [PROVIDER_KEY]: news[PROVIDER_KEY], ...(news[URN_KEY] ? { [URN_KEY]: news[URN_KEY] } : {}) };
-  return { inputs: { ...(result.inputs as unknown as Props), ...passed }, failures: [] };
+  const inputs = result.inputs as unknown as Props;
+  // Check runs in every preview, with no olds for a new entry (create, replacement) and the old inputs otherwise.
+  const adoption = adoptionNotice(kind, inputsOnly(kind, olds), inputs);
+  if (adoption) await asResource(news[URN_KEY], async () => log().warn(adoption));
+  return { inputs: { ...inputs, ...passed }, failures: [] };
 }
 
 export async function diff(kind: ResourceKind, _id: string, olds: Props, news: Props): Promise<ResourceDiff> {

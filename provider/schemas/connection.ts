@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { intInRange } from "./fields";
-import { ipFamily } from "./ip";
+import { canonicalIp, hostPort, ipFamily } from "./ip";
 
 // RFC 1123 host names; the last label may not be all digits, so "999.1.1.1" is not taken for a name.
 const HOSTNAME =
@@ -86,3 +86,12 @@ export function connectionSchema() {
 }
 
 export type Connection = z.output<ReturnType<typeof connectionSchema>>;
+
+/**
+ * "host:port" with the host as one spelling per address: an IP address as the kernel prints it, a host name in lower
+ * case (DNS names are case-insensitive), port 22 when omitted. Two connections with one key reach one sshd.
+ */
+export function hostKey(connection: { host: string; port?: number }): string {
+  const host = ipFamily(connection.host) !== undefined ? canonicalIp(connection.host) : connection.host.toLowerCase();
+  return hostPort(host, connection.port ?? 22);
+}

@@ -21,17 +21,20 @@ export function portField() {
 }
 
 /** An IP address, checked and then written as the kernel lists it: "2001:DB8::0:1" and "2001:db8::1" are one entry. */
-export function ipAddressField() {
+function ipAddressField() {
   return z
     .string()
     .refine((value) => ipFamily(value) !== undefined, { error: "is not an IPv4 or IPv6 address" })
     .overwrite((value) => (ipFamily(value) !== undefined ? canonicalIp(value) : value));
 }
 
-/** A VIP or RIP: a literal address that can carry a service (not loopback, multicast, link-local, "any"...). */
-export function endpointAddressField() {
+/**
+ * A VIP or RIP (or, named by `usableAs`, another address packets go to or come from, such as a DIP): a literal
+ * address that can carry traffic (not loopback, multicast, link-local, "any"...).
+ */
+export function endpointAddressField(usableAs?: string) {
   return ipAddressField().superRefine((value, ctx) => {
-    const reason = ipFamily(value) === undefined ? undefined : unusableAddress(value);
+    const reason = ipFamily(value) === undefined ? undefined : unusableAddress(value, usableAs);
     if (reason !== undefined) ctx.addIssue({ code: "custom", message: reason });
   });
 }

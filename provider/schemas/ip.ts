@@ -19,15 +19,15 @@ const UNUSABLE_RANGES: Record<string, string> = {
   broadcast: "a broadcast",
 };
 
-/** Why a literal address cannot be a VIP or RIP, or undefined when it can. */
-export function unusableAddress(value: string): string | undefined {
+/** Why a literal address cannot be `usableAs` (a VIP or RIP, a DIP...), or undefined when it can. */
+export function unusableAddress(value: string, usableAs = "a VIP or real server address"): string | undefined {
   const address = ipaddr.parse(value);
   if (address instanceof ipaddr.IPv6 && address.isIPv4MappedAddress()) {
     // ipvsadm, iproute2 and the kernel treat it as IPv6: it would never match the IPv4 packets it names.
     return `is an IPv4-mapped IPv6 address: write the IPv4 address ${address.toIPv4Address().toString()}`;
   }
   const range = UNUSABLE_RANGES[address.range()];
-  return range === undefined ? undefined : `is ${range} address, not usable as a VIP or real server address`;
+  return range === undefined ? undefined : `is ${range} address, not usable as ${usableAs}`;
 }
 
 /** The text ipvsadm and iproute2 print for an address, so desired and live values compare equal. */

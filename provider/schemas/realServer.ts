@@ -1,16 +1,11 @@
 import { z } from "zod";
 import { connectionSchema } from "./connection";
-import {
-  endpointAddressField,
-  enumField,
-  intInRange,
-  ipAddressField,
-  IPVSADM_MAX_THRESHOLD,
-  portField,
-} from "./fields";
+import { endpointAddressField, enumField, intInRange, IPVSADM_MAX_THRESHOLD, portField } from "./fields";
 import { cidrFamily, Family, ipFamily } from "./ip";
 import { checkServiceIdentity, serviceFamily, serviceIdentityShape, ServiceIdentityFields } from "./serviceIdentity";
 import { FORWARDING_METHODS, ForwardingMethod } from "./vocabulary";
+
+const DIRECTOR_ADDRESS = "a director address";
 
 export function realServerInputsSchema() {
   return z
@@ -37,7 +32,7 @@ export function realServerInputsSchema() {
       forwarding: enumField(FORWARDING_METHODS, "forwarding method")
         .default("dr")
         .describe("packet forwarding method: direct routing, masquerading, IP-in-IP tunnel, or NAT plus SNAT"),
-      snatSource: ipAddressField()
+      snatSource: endpointAddressField(DIRECTOR_ADDRESS)
         .optional()
         .describe("fullnat (required): the director's DIP that client addresses are translated to"),
       host: connectionSchema()
@@ -45,7 +40,9 @@ export function realServerInputsSchema() {
         .describe(
           "the real server's own connection: its side is set up too (VIP on lo/tunl0, sysctls, return route) and undone on delete",
         ),
-      directorAddress: ipAddressField().optional().describe("nat: the DIP the real server routes replies through"),
+      directorAddress: endpointAddressField(DIRECTOR_ADDRESS)
+        .optional()
+        .describe("nat: the DIP the real server routes replies through"),
       drainSeconds: intInRange(0, 86_400)
         .default(0)
         .describe(

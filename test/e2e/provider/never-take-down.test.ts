@@ -1,6 +1,7 @@
 // Issue 9: an apply that changes nothing the user meant to change must not touch live entries, an update replaces
 // what it changed and leaves nothing of the old version behind, and refresh sees drift on every director.
 import { labExec, labTopology, liveIpvsTable } from "../../lab/lab";
+import { connectionKey, ConnectionSpec } from "../../../provider/remote";
 import { connectionTo, Declared, hostSnapshot, LabStack, urnOf } from "./fixture";
 
 const HOSTS = ["dir1", "dir2", "rs1", "nrs1"];
@@ -129,5 +130,26 @@ describe("updates that take down nothing and leave nothing behind", () => {
     const live = await stack.engine.refresh();
     expect(live[urnOf("web-rs1", "realServer")]?.weight).toBe(7);
     expect(live[urnOf("web", "virtualService")]?.scheduler).toBe("wlc");
+  });
+
+  test("refresh sees a real server deleted by hand from one director of two; the next apply adds it back", async () => {
+    const directors = [dir1, dir2];
+    const declared: Declared[] = [
+      { name: "dir1", kind: "director", inputs: { connection: dir1 } },
+      { name: "dir2", kind: "director", inputs: { connection: dir2 } },
+      { name: "web", kind: "virtualService", inputs: { directors, ...web, bindVip: false } },
+      { name: "web-rs1", kind: "realServer", inputs: { directors, service: web, address: "198.51.100.21" } },
+    ];
+    await stack.deploy(declared);
+    await labExec("dir2", `ipvsadm -d -t ${vip}:80 -r 198.51.100.21:80`);
+    const live = await stack.engine.refresh();
+    expect(live[urnOf("web-rs1", "realServer")]?.missingFrom).toEqual([
+      connectionKey(dir2 as unknown as ConnectionSpec),
+    ]);
+    expect(live[urnOf("web", "virtualService")]?.missingFrom).toBeUndefined();
+    const repaired = await stack.deploy(declared);
+    expect(repaired.updated).toContain(urnOf("web-rs1", "realServer"));
+    expect(await liveIpvsTable("dir2")).toContain("-r 198.51.100.21:80");
+    expect(stack.outputs("web-rs1", "realServer").missingFrom).toBeUndefined();
   });
 });

@@ -59,6 +59,12 @@ describe("keepalived plan", () => {
     );
   });
 
+  it("takes over the config of the same pair written under its former id (a member host written differently)", () => {
+    expect(keepalivedConfConflict("pair-b", CONF, ["pair-a"])).toBeUndefined();
+    expect(planKeepalived("pair-b", withConf(CONF.replace("X", "Y")), STAGED, running, ["pair-a"])).toHaveLength(3);
+    expect(keepalivedConfConflict("pair-b", CONF, ["pair-c"])).toMatch(/belongs to HA pair pair-a/);
+  });
+
   it("removal stops, disables only what it enabled, removes its files; leaves foreign config alone", () => {
     expect(planKeepalivedRemoval("pair-a", running)).toEqual([
       "systemctl stop keepalived.service",

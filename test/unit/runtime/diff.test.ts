@@ -95,6 +95,49 @@ test("an HA pair on another member or VRID is replaced, the old one first; other
   expect(diffResource("haPair", pair, { ...pair, master: "198.51.100.12" }).changes).toBe(false);
 });
 
+test("a service or real server that refresh found missing from one of its directors shows a change", () => {
+  const service = {
+    directors: [{ host: "198.51.100.11" }, { host: "198.51.100.12" }],
+    protocol: "tcp",
+    address: "198.51.100.40",
+    port: 80,
+  };
+  const missing = { missingFrom: ["root@198.51.100.12:22"] };
+  expect(diffResource("virtualService", service, service).changes).toBe(false);
+  expect(diffResource("virtualService", { ...service, ...missing }, service)).toEqual({
+    changes: true,
+    replaces: [],
+    deleteBeforeReplace: false,
+  });
+  const rs = { directors: service.directors, service, address: "198.51.100.21" };
+  expect(diffResource("realServer", { ...rs, ...missing }, rs).changes).toBe(true);
+  expect(inputsOnly("realServer", { ...rs, ...missing })).toEqual(rs);
+});
+
+test("an HA pair whose member host is written differently (case, IPv6 form, default port) is the same pair", () => {
+  const member = (host: string, port?: number) => ({
+    connection: { host, ...(port ? { port } : {}), insecureSkipHostKeyCheck: true },
+    interface: "eth0",
+  });
+  const pair = {
+    primary: member("dir1.example"),
+    backup: member("2001:db8::12"),
+    virtualRouterId: 51,
+    vips: ["198.51.100.40"],
+  };
+  const rewritten = { ...pair, primary: member("DIR1.Example", 22), backup: member("2001:DB8:0::0:12") };
+  expect(diffResource("haPair", pair, rewritten)).toEqual({ changes: true, replaces: [], deleteBeforeReplace: false });
+  const moved = { ...pair, backup: member("2001:db8::13") };
+  expect(diffResource("haPair", pair, moved)).toEqual({
+    changes: true,
+    replaces: ["backup"],
+    deleteBeforeReplace: true,
+  });
+  expect(diffResource("haPair", pair, { ...pair, primary: member("dir1.example", 2222) }).replaces).toEqual([
+    "primary",
+  ]);
+});
+
 test("an HA pair whose live keepalived drifted (hand edit, stopped) shows a change; unknown inputs do not", () => {
   const inputs = {
     primary: { connection: { host: "198.51.100.11", insecureSkipHostKeyCheck: true }, interface: "eth0" },

@@ -411,6 +411,39 @@ const cases: [string, () => Parameters<typeof checkInputs>[0], unknown, string, 
     "address",
     'address: "127.0.0.1" is a loopback address',
   ],
+  // The DIP a NAT real server routes through and the one fullnat translates to are addresses on the wire too.
+  ...(
+    [
+      ["directorAddress", "nat", "0.0.0.0", "an unspecified"],
+      ["directorAddress", "nat", "127.0.0.1", "a loopback"],
+      ["directorAddress", "nat", "224.0.0.18", "a multicast"],
+      ["directorAddress", "nat", "169.254.0.1", "a link-local"],
+      ["directorAddress", "nat", "255.255.255.255", "a broadcast"],
+      ["snatSource", "fullnat", "0.0.0.0", "an unspecified"],
+      ["snatSource", "fullnat", "127.0.0.1", "a loopback"],
+      ["snatSource", "fullnat", "239.1.1.1", "a multicast"],
+      ["snatSource", "fullnat", "169.254.0.1", "a link-local"],
+    ] as const
+  ).map(([field, forwarding, address, range]): (typeof cases)[number] => [
+    `${field} ${address}`,
+    realServerInputsSchema,
+    { ...realServer, forwarding, [field]: address },
+    field,
+    `${field}: "${address}" is ${range} address, not usable as a director address`,
+  ]),
+  [
+    "IPv4-mapped IPv6 snatSource",
+    realServerInputsSchema,
+    {
+      ...realServer,
+      service: { protocol: "tcp", address: "2001:db8::40", port: 80 },
+      address: "2001:db8::21",
+      forwarding: "fullnat",
+      snatSource: "::ffff:198.51.100.66",
+    },
+    "snatSource",
+    'snatSource: "::ffff:198.51.100.66" is an IPv4-mapped IPv6 address: write the IPv4 address 198.51.100.66',
+  ],
   [
     "multicast VIP of a real server's service",
     realServerInputsSchema,
