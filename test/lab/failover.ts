@@ -93,19 +93,29 @@ export function moreThanOneHolder(watched: Watched): string[] {
   return Object.keys(watched.seen).filter((holders) => holders.includes("+"));
 }
 
+/** Shell that sets $h to the directors (joined by +) holding the VIP on a link that is up, seen from the VM. */
+function holdersScript(vip: string, directors: string[], iface: string): string {
+  const tests = directors.map(
+    (d) =>
+      `if ip -n ${d} -o addr show dev ${iface} | grep -q ' ${vip}/' && ` +
+      `ip -n ${d} -o link show dev ${iface} | grep -q 'state UP'; then h="$h+${d}"; fi`,
+  );
+  return `h=; ${tests.join("; ")}; echo "\${h#+}"`;
+}
+
 /**
- * Samples every 0.2 s, from the VM, which directors hold the VIP on a link that is up: the holders a neighbour on the
- * segment can reach (a director whose cable was cut may still list the VIP, but nobody reaches it there).
+ * The directors holding the VIP on a link that is up: the holders a neighbour on the segment can reach (a director
+ * whose cable was cut may still list the VIP, but nobody reaches it there). Read from the VM, which reaches every
+ * host's namespace, also one whose link is down.
  */
+export async function vipHolders(vip: string, directors: string[], iface = "eth0"): Promise<string[]> {
+  const holders = (await labExec("lab-vm", holdersScript(vip, directors, iface))).trim();
+  return holders === "" ? [] : holders.split("+");
+}
+
+/** Samples vipHolders every 0.2 s until stopped. */
 export function watchVipHolders(vip: string, directors: string[], iface = "eth0"): HolderWatch {
-  const sample = directors
-    .map(
-      (d) =>
-        `if ip -n ${d} -o addr show dev ${iface} | grep -q ' ${vip}/' && ` +
-        `ip -n ${d} -o link show dev ${iface} | grep -q 'state UP'; then h="$h+${d}"; fi`,
-    )
-    .join("; ");
-  const loop = loopUntilStopped("lab-vm", `h=; ${sample}; echo "\${h#+}"`, 0.2);
+  const loop = loopUntilStopped("lab-vm", holdersScript(vip, directors, iface), 0.2);
   return {
     async stop() {
       const lines = await loop.stop();

@@ -2,7 +2,7 @@
 // dropped on both directors, a multicast pair ends in split brain and its apply fails; with the members' addresses
 // given, VRRP goes unicast and the pair elects one master, fails over (keepalived stopped; a cable cut) and takes the
 // VIP back, measured under steady client load with a watcher of VIP holders.
-import { moreThanOneHolder, outage, recordLoad, watchVipHolders } from "../../lab/failover";
+import { moreThanOneHolder, outage, recordLoad, vipHolders, watchVipHolders } from "../../lab/failover";
 import { fetchThroughVip, labExec, labTopology, tally, waitFor } from "../../lab/lab";
 import { connectionTo, Declared, hostSnapshot, LabStack } from "./fixture";
 
@@ -40,9 +40,7 @@ describe("HA pair over unicast VRRP", () => {
       },
     },
   ];
-  const holds = async (host: string) => (await labExec(host, "ip -o addr show dev eth0")).includes(` ${vip}/`);
-  const holders = async () =>
-    (await Promise.all(DIRECTORS.map(holds))).flatMap((held, i) => (held ? [DIRECTORS[i]] : []));
+  const holders = () => vipHolders(vip, DIRECTORS);
 
   beforeAll(async () => {
     for (const h of HOSTS) before[h] = await hostSnapshot(h);
