@@ -127,3 +127,39 @@ export async function changeLogLength(host: string): Promise<number> {
   const out = await labExec(host, "wc -l < /var/log/lvs-pulumi/changes.log 2>/dev/null || echo 0");
   return Number(out.trim());
 }
+
+/**
+ * The HA suites' topology: dir1 and dir2, a DR service on the VIP that the pair holds (not the service), rs1 behind it,
+ * and the pair with dir1 as primary: `pair` adds the pair's own inputs (virtualRouterId, member extras, ...).
+ */
+export function haPairTopology(
+  prefix: string,
+  vip: string,
+  pair: { primary?: PropertyMap; backup?: PropertyMap } & PropertyMap,
+): Declared[] {
+  const dir1 = connectionTo("dir1");
+  const dir2 = connectionTo("dir2");
+  const directors = [dir1, dir2];
+  const web = { protocol: "tcp", address: vip, port: 80 };
+  const { primary, backup, ...rest } = pair;
+  return [
+    { name: "dir1", kind: "director", inputs: { connection: dir1 } },
+    { name: "dir2", kind: "director", inputs: { connection: dir2 } },
+    { name: `${prefix}-web`, kind: "virtualService", inputs: { directors, ...web, scheduler: "rr", bindVip: false } },
+    {
+      name: `${prefix}-web-rs1`,
+      kind: "realServer",
+      inputs: { directors, service: web, address: "198.51.100.21", host: connectionTo("rs1") },
+    },
+    {
+      name: `${prefix}-pair`,
+      kind: "haPair",
+      inputs: {
+        primary: { connection: dir1, interface: "eth0", ...primary },
+        backup: { connection: dir2, interface: "eth0", ...backup },
+        vips: [vip],
+        ...rest,
+      },
+    },
+  ];
+}

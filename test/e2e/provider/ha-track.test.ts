@@ -2,7 +2,8 @@
 // its recovery brings it back (preempt); notify hooks run on state changes; PASS authentication stays out of logs and
 // state; a configuration keepalived refuses (`keepalived -t` on the host) fails the apply and changes nothing.
 import { fetchThroughVip, labExec, labTopology, tally, waitFor } from "../../lab/lab";
-import { connectionTo, Declared, hostSnapshot, LabStack } from "./fixture";
+import { vipHolders } from "../../lab/failover";
+import { Declared, haPairTopology, hostSnapshot, LabStack } from "./fixture";
 
 const HOSTS = ["dir1", "dir2", "rs1"];
 const DIRECTORS = ["dir1", "dir2"];
@@ -14,41 +15,21 @@ const PASSWORD = "tr4ck:p/";
 describe("HA pair with track script, notify hooks and keepalived -t", () => {
   let stack: LabStack;
   const vip = labTopology().freeVips.ipv4[9];
-  const dir1 = connectionTo("dir1");
-  const dir2 = connectionTo("dir2");
-  const directors = [dir1, dir2];
-  const web = { protocol: "tcp", address: vip, port: 80 };
   const before: Record<string, string> = {};
 
-  const declare = (primaryTrack: string[] = ["eth1"], extra: Record<string, unknown> = {}): Declared[] => [
-    { name: "dir1", kind: "director", inputs: { connection: dir1 } },
-    { name: "dir2", kind: "director", inputs: { connection: dir2 } },
-    { name: "t-web", kind: "virtualService", inputs: { directors, ...web, scheduler: "rr", bindVip: false } },
-    {
-      name: "t-web-rs1",
-      kind: "realServer",
-      inputs: { directors, service: web, address: "198.51.100.21", host: connectionTo("rs1") },
-    },
-    {
-      name: "t-pair",
-      kind: "haPair",
-      inputs: {
-        primary: { connection: dir1, interface: "eth0", trackInterfaces: primaryTrack },
-        backup: { connection: dir2, interface: "eth0", trackInterfaces: ["eth1"] },
-        virtualRouterId: 62,
-        vips: [vip],
-        trackScripts: [{ command: `test ! -e ${FAIL_FLAG}`, intervalSeconds: 1, fall: 1, rise: 1 }],
-        // Quotes, $ and a pipe: the command reaches /bin/sh exactly as written.
-        notify: { any: `echo "state=$3 of '$2'" | tr -d "'" >> ${NOTIFY_LOG}` },
-        gratuitousArp: { masterRepeat: 2, masterRefreshSeconds: 30 },
-        authentication: { password: PASSWORD },
-        ...extra,
-      },
-    },
-  ];
-  const holds = async (host: string) => (await labExec(host, "ip -o addr show dev eth0")).includes(` ${vip}/`);
-  const holders = async () =>
-    (await Promise.all(DIRECTORS.map(holds))).flatMap((held, i) => (held ? [DIRECTORS[i]] : []));
+  const declare = (primaryTrack: string[] = ["eth1"], extra: Record<string, unknown> = {}): Declared[] =>
+    haPairTopology("t", vip, {
+      primary: { trackInterfaces: primaryTrack },
+      backup: { trackInterfaces: ["eth1"] },
+      virtualRouterId: 62,
+      trackScripts: [{ command: `test ! -e ${FAIL_FLAG}`, intervalSeconds: 1, fall: 1, rise: 1 }],
+      // Quotes, $ and a pipe: the command reaches /bin/sh exactly as written.
+      notify: { any: `echo "state=$3 of '$2'" | tr -d "'" >> ${NOTIFY_LOG}` },
+      gratuitousArp: { masterRepeat: 2, masterRefreshSeconds: 30 },
+      authentication: { password: PASSWORD },
+      ...extra,
+    });
+  const holders = () => vipHolders(vip, DIRECTORS);
   const keepalivedFiles = (host: string) =>
     labExec(host, "find /etc/keepalived -type f | sort | xargs sha256sum; systemctl is-active keepalived");
 

@@ -4,7 +4,7 @@
 // VIP back, measured under steady client load with a watcher of VIP holders.
 import { moreThanOneHolder, outage, recordLoad, vipHolders, watchVipHolders } from "../../lab/failover";
 import { fetchThroughVip, labExec, labTopology, tally, waitFor } from "../../lab/lab";
-import { connectionTo, Declared, hostSnapshot, LabStack } from "./fixture";
+import { Declared, haPairTopology, hostSnapshot, LabStack } from "./fixture";
 
 const HOSTS = ["dir1", "dir2", "rs1"];
 const DIRECTORS = ["dir1", "dir2"];
@@ -14,32 +14,14 @@ const BLOCK = "lvs_test_no_vrrp_multicast";
 describe("HA pair over unicast VRRP", () => {
   let stack: LabStack;
   const vip = labTopology().freeVips.ipv4[9];
-  const dir1 = connectionTo("dir1");
-  const dir2 = connectionTo("dir2");
-  const directors = [dir1, dir2];
-  const web = { protocol: "tcp", address: vip, port: 80 };
   const before: Record<string, string> = {};
 
-  const declare = (unicast: boolean): Declared[] => [
-    { name: "dir1", kind: "director", inputs: { connection: dir1 } },
-    { name: "dir2", kind: "director", inputs: { connection: dir2 } },
-    { name: "u-web", kind: "virtualService", inputs: { directors, ...web, scheduler: "rr", bindVip: false } },
-    {
-      name: "u-web-rs1",
-      kind: "realServer",
-      inputs: { directors, service: web, address: "198.51.100.21", host: connectionTo("rs1") },
-    },
-    {
-      name: "u-pair",
-      kind: "haPair",
-      inputs: {
-        primary: { connection: dir1, interface: "eth0", ...(unicast ? { addresses: ["198.51.100.11"] } : {}) },
-        backup: { connection: dir2, interface: "eth0", ...(unicast ? { addresses: ["198.51.100.12"] } : {}) },
-        virtualRouterId: 61,
-        vips: [vip],
-      },
-    },
-  ];
+  const declare = (unicast: boolean): Declared[] =>
+    haPairTopology("u", vip, {
+      primary: unicast ? { addresses: ["198.51.100.11"] } : {},
+      backup: unicast ? { addresses: ["198.51.100.12"] } : {},
+      virtualRouterId: 61,
+    });
   const holders = () => vipHolders(vip, DIRECTORS);
 
   beforeAll(async () => {
