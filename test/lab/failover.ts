@@ -125,3 +125,49 @@ export function watchVipHolders(vip: string, directors: string[], iface = "eth0"
     },
   };
 }
+
+export interface HeldRequest {
+  /** The client's port of the connection, to find it in the directors' connection tables. */
+  clientPort: Promise<number>;
+  /** Sends the rest of the request on the same connection; resolves with everything the connection received. */
+  finish(): Promise<string>;
+}
+
+/**
+ * An HTTP request split over time on one TCP connection from `client`: the request line and a header at once (the
+ * third packet a director sees, the one at which IPVS syncs an established connection to the backup), the blank line
+ * that ends it only at finish(). The answer then proves the connection outlived whatever happened in between.
+ */
+export function holdRequest(vip: string, port: number): HeldRequest {
+  const id = `${process.pid}-${Date.now()}`;
+  const go = `/run/lvs-test-go-${id}`;
+  const portFile = `/run/lvs-test-port-${id}`;
+  const answer = labExec(
+    "client",
+    `rm -f ${go}; { printf 'GET / HTTP/1.0\\r\\n'; sleep 0.5; printf 'X-Held: 1\\r\\n'
+       while [ ! -e ${go} ]; do sleep 0.1; done; printf '\\r\\n'; sleep 3; } |
+     busybox nc '${vip}' ${port} & nc_pid=$!
+     for i in $(seq 1 50); do
+       ss -Htn state established dst '${vip}' | awk '{print $3}' | sed 's/.*://' > ${portFile}; [ -s ${portFile} ] && break
+       sleep 0.1
+     done
+     wait $nc_pid; rm -f ${go} ${portFile}`,
+    300_000,
+  );
+  answer.catch(() => undefined); // awaited in finish()
+  const clientPort = (async () => {
+    for (let i = 0; i < 100; i++) {
+      const seen = (await labExec("client", `cat ${portFile} 2>/dev/null || true`)).trim();
+      if (seen !== "") return Number(seen.split("\n")[0]);
+      await new Promise((resolve) => setTimeout(resolve, 200));
+    }
+    throw new Error(`no established connection from client to ${vip}:${port}`);
+  })();
+  return {
+    clientPort,
+    async finish() {
+      await labExec("client", `touch ${go}`);
+      return answer;
+    },
+  };
+}
