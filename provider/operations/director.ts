@@ -31,11 +31,12 @@ export function applyDirector(inputs: DirectorInputs): Promise<DirectorFacts> {
   return withHost(inputs.connection, async (session) => {
     let facts = await readDirectorFacts(session);
     const missing = missingPrograms(facts);
-    if (missing.length > 0) {
-      const names = missing.map((m) => m.program).join(" and ");
-      if (!inputs.installPackages) {
-        throw new Error(`host ${session.name}: ${names} not installed; install or set installPackages: true`);
-      }
+    const required = missing.filter((m) => m.required);
+    if (required.length > 0 && !inputs.installPackages) {
+      const names = required.map((m) => m.program).join(" and ");
+      throw new Error(`host ${session.name}: ${names} not installed; install or set installPackages: true`);
+    }
+    if (missing.length > 0 && inputs.installPackages) {
       await session.apply(missing.map((m) => installPackage(m.from)));
       facts = await readDirectorFacts(session);
     }
@@ -73,16 +74,22 @@ const directorFacts = () => ({
   kernelRelease: kernelReleaseFact(),
   ipvsadm: ipvsadmVersionFact(),
   arping: programPresentFact("arping"),
+  iptables: programPresentFact("iptables"),
   schedulers: availableSchedulersFact(),
 });
 
 type DirectorHostFacts = Awaited<ReturnType<typeof readDirectorFacts>>;
 
-/** ipvsadm runs the table; arping announces a VIP bound on the director (see plan/announce.ts). */
-function missingPrograms(facts: DirectorHostFacts): { program: string; from: PackageName }[] {
+/**
+ * ipvsadm runs the table; arping announces a VIP bound on the director (see plan/announce.ts). iptables is needed
+ * only by fullnat's SNAT and fwmark matches, so its absence is no error here (those applies name the host and the
+ * failed command), but installPackages installs it with the rest.
+ */
+function missingPrograms(facts: DirectorHostFacts): { program: string; from: PackageName; required: boolean }[] {
   return [
-    ...(facts.ipvsadm === undefined ? [{ program: "ipvsadm", from: "ipvsadm" }] : []),
-    ...(facts.arping ? [] : [{ program: "arping", from: { apt: "iputils-arping", rpm: "iputils" } }]),
+    ...(facts.ipvsadm === undefined ? [{ program: "ipvsadm", from: "ipvsadm", required: true }] : []),
+    ...(facts.arping ? [] : [{ program: "arping", from: { apt: "iputils-arping", rpm: "iputils" }, required: true }]),
+    ...(facts.iptables ? [] : [{ program: "iptables", from: "iptables", required: false }]),
   ];
 }
 

@@ -8,7 +8,9 @@ export function directorInputsSchema() {
     installPackages: z
       .boolean()
       .default(false)
-      .describe("install ipvsadm and arping with apt/dnf/yum when missing (otherwise missing is an error)"),
+      .describe(
+        "install ipvsadm and arping (and iptables, used by fullnat and fwmark matches) with apt/dnf/yum when missing (otherwise a missing ipvsadm or arping is an error)",
+      ),
     // `ipvsadm --set tcp tcpfin udp`; an omitted value is sent as 0, which leaves it unchanged.
     timeouts: z
       .object({
