@@ -27,6 +27,7 @@ import {
 } from "../render/paths";
 import { HaPairInputs } from "../schemas/haPair";
 import { canonicalIp } from "../schemas/ip";
+import { sameMachine } from "./directors";
 import { HostSession, withHost } from "./session";
 import { log, registerSecret } from "../remote";
 
@@ -83,6 +84,12 @@ export async function applyHaPair(inputs: HaPairInputs, previous?: HaPairInputs)
   const formerIds = previous ? [haPairId(previous)] : [];
   const config = (role: PairRole) => renderKeepalived(id, inputs, role);
   const staged = (role: PairRole) => renderKeepalived(id, inputs, role, KEEPALIVED_CHECK_DIR);
+  if (await sameMachine(inputs.primary.connection, inputs.backup.connection)) {
+    throw new Error(
+      `HA pair ${id}: the primary ${inputs.primary.connection.host} and the backup ${inputs.backup.connection.host} ` +
+        "are one machine (same machine id and SSH host keys): a pair needs two directors; nothing was changed",
+    );
+  }
   for (const role of ROLES) {
     await withHost(inputs[role].connection, async (session) => {
       const live = await readKeepalived(session, config(role));

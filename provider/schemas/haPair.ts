@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { connectionSchema } from "./connection";
+import { connectionSchema, hostKey } from "./connection";
 import { endpointAddressField, interfaceNameField, intInRange } from "./fields";
 import { canonicalIp, ipFamily } from "./ip";
 
@@ -157,7 +157,7 @@ export type HaPairInputs = z.output<ReturnType<typeof haPairInputsSchema>>;
 export type HaPairMember = HaPairInputs["primary"];
 
 interface PairMemberFields {
-  connection: { host: string };
+  connection: { host: string; port?: number };
   interface: string;
   priority: number;
   addresses?: string[];
@@ -176,7 +176,8 @@ interface PairFields {
 
 function checkHaPair(value: PairFields, ctx: z.core.$RefinementCtx): void {
   const issue = (path: PropertyKey[], message: string) => ctx.addIssue({ code: "custom", path, message });
-  if (value.primary.connection.host === value.backup.connection.host) {
+  // Compared as the host key (one spelling per address or name): another spelling of one sshd is still one director.
+  if (hostKey(value.primary.connection) === hostKey(value.backup.connection)) {
     issue(["backup", "connection", "host"], "is the primary's host: a pair needs two directors");
   }
   if (value.primary.priority <= value.backup.priority) {

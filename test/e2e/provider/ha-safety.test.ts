@@ -2,7 +2,7 @@
 // boot must not take the VIPs. Both are watched from the VM, which sees every lab host's network namespace.
 import { moreThanOneHolder, watchVipHolders } from "../../lab/failover";
 import { labExec, labRun, labTopology, rebootHost, waitFor } from "../../lab/lab";
-import { connectionTo, Declared, LabStack } from "./fixture";
+import { changeLogLength, connectionTo, Declared, LabStack } from "./fixture";
 
 describe("HA pair safety", () => {
   let stack: LabStack;
@@ -41,6 +41,24 @@ describe("HA pair safety", () => {
     await stack?.destroy();
     await stack?.stop();
   }, 600_000);
+
+  test("a pair whose backup is its primary by another address is refused before anything changes", async () => {
+    const logLength = await changeLogLength("dir1");
+    const sameMachinePair: Declared = {
+      name: "same-machine-pair",
+      kind: "haPair",
+      inputs: {
+        primary: { connection: dir1, interface: "eth0" },
+        backup: { connection: { ...dir1, host: labTopology().directors.dir1.dip6 }, interface: "eth0" },
+        virtualRouterId: 54,
+        vips: [labTopology().freeVips.ipv4[8]],
+      },
+    };
+    const failed = await stack.deploy([...declare(1), sameMachinePair]).catch((error: Error) => error);
+    expect(failed).toBeInstanceOf(Error);
+    expect((failed as Error).message).toMatch(/are one machine .*a pair needs two directors; nothing was changed/);
+    expect(await changeLogLength("dir1")).toBe(logLength);
+  });
 
   test("an update that breaks peering (advert interval) fails on the backup: never two holders", async () => {
     // The backup's config write fails half-way (a folder where its temp file goes), after the checks passed.

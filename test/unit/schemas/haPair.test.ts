@@ -39,6 +39,21 @@ describe("HA pair inputs", () => {
     expect(reasons({ ...valid, backup: { ...valid.primary } })[0]).toMatch(
       /^backup.connection.host: "198.51.100.11" is the primary's host/,
     );
+    // The same sshd written another way: a host name in other case, an IPv6 address in another form.
+    const member = (role: "primary" | "backup", host: string) => ({
+      ...valid[role],
+      connection: { ...valid[role].connection, host },
+    });
+    expect(
+      reasons({ ...valid, primary: member("primary", "Dir1.Example"), backup: member("backup", "dir1.example") })[0],
+    ).toMatch(/^backup.connection.host: "dir1.example" is the primary's host/);
+    expect(
+      reasons({
+        ...valid,
+        primary: member("primary", "2001:DB8:1::11"),
+        backup: member("backup", "2001:db8:1:0::11"),
+      })[0],
+    ).toMatch(/is the primary's host/);
     expect(reasons({ ...valid, backup: { ...valid.backup, priority: 150 } })).toEqual([
       "backup.priority: 150 must be below the primary's priority (150)",
     ]);
