@@ -1,7 +1,6 @@
 import { IpvsTable } from "../facts/ipvsModel";
-import { ipvsTableFact } from "../facts/ipvsTable";
-import { ConnectionSpec } from "../remote";
-import { withHost } from "./session";
+import { ConnectionSpec, connectionKey } from "../remote";
+import { sharedIpvsTable } from "./shared-reads";
 
 /** An entry as its directors list it, and the directors (by connection key) that do not list it. */
 export interface Listed<T> {
@@ -24,19 +23,17 @@ export function listedOn<T>(
   };
 }
 
-/** The entry on every director (see listedOn). */
+/** The entry on every director (see listedOn), from tables that refreshes running together share. */
 export async function listedEntry<T>(
   directors: ConnectionSpec[],
   pick: (table: IpvsTable) => T | undefined,
   asWanted: (entry: T) => boolean,
 ): Promise<Listed<T>> {
   const listings = await Promise.all(
-    directors.map((director) =>
-      withHost(director, async (s) => ({
-        director: s.name,
-        entry: pick((await s.read({ table: ipvsTableFact() })).table),
-      })),
-    ),
+    directors.map(async (director) => ({
+      director: connectionKey(director),
+      entry: pick(await sharedIpvsTable(director)),
+    })),
   );
   return listedOn(listings, asWanted);
 }

@@ -2,7 +2,7 @@ import { setTimeout as sleep } from "timers/promises";
 import { fileFact } from "../facts/files";
 import { Fact } from "../facts/fact";
 import { destinationKey, IpvsDestination } from "../facts/ipvsModel";
-import { connectionCountsFact, ipvsTableFact } from "../facts/ipvsTable";
+import { ipvsTableFact } from "../facts/ipvsTable";
 import { routesFact } from "../facts/routes";
 import { snatRulesFact } from "../facts/snatRules";
 import { desiredDestination, desiredSnatRule } from "../plan/desiredEntries";
@@ -26,6 +26,7 @@ import { droppedDirectors, sameMachine } from "./directors";
 import { readFormerFile } from "./former-files";
 import { Listed, listedEntry } from "./listing";
 import { HostSession, withHost } from "./session";
+import { sharedConnectionCounts } from "./shared-reads";
 
 export function realServerId(inputs: RealServerInputs): string {
   const dest = desiredDestination(inputs);
@@ -182,7 +183,7 @@ export async function removeRealServer(inputs: RealServerInputs): Promise<void> 
   }
 }
 
-/** Weight 0 on every director, then polls (without holding the host locks) until no director counts an active one. */
+/** Weight 0 on every director, then polls (shared, without the host locks) until no director counts an active one. */
 async function drain(inputs: RealServerInputs): Promise<void> {
   const dest = desiredDestination(inputs);
   const key = realServerId(inputs);
@@ -205,9 +206,7 @@ async function drain(inputs: RealServerInputs): Promise<void> {
   for (;;) {
     const active = await Promise.all(
       inputs.directors.map((director) =>
-        withHost(director, (s) => s.read({ counts: connectionCountsFact() })).then(
-          (f) => f.counts[key]?.activeConn ?? 0,
-        ),
+        sharedConnectionCounts(director).then((counts) => counts[key]?.activeConn ?? 0),
       ),
     );
     const left = active.reduce((a, b) => a + b, 0);

@@ -14,7 +14,8 @@ import {
 
 /**
  * One host during one operation: facts are read in one round trip, changes run as one script. Callers hold the
- * host lock (see withHost) so that read -> plan -> apply is atomic against parallel operations on the same host.
+ * host lock (see withHost) so that read -> plan -> apply is atomic against parallel operations on the same host;
+ * only a read of one listing that plans nothing goes without it (shared-reads.ts).
  */
 export class HostSession {
   /** `changeLog` is only moved by tests that run against a machine's own sshd. */

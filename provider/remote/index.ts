@@ -15,7 +15,7 @@ export { fingerprintOf, keyTypeOf } from "./host-key";
 export type { KnownHostEntry } from "./known-hosts";
 export { parseKnownHosts, entriesForHost, knownHostsName } from "./known-hosts";
 export type { HostLockOptions } from "./lock";
-export { DEFAULT_LOCK_PATH, withHostLock } from "./lock";
+export { DEFAULT_LOCK_PATH, holdsHostLock, withHostLock } from "./lock";
 export type { RemoteLogger } from "./log";
 export { log, setLogger } from "./log";
 export { closeAll, pooledConnections } from "./pool";

@@ -39,6 +39,11 @@ export function assertHostLocksHeld(): void {
   for (const lock of held.getStore()?.values() ?? []) if (lock.lost) throw lock.lost;
 }
 
+/** This async call chain holds the host's lock (inside withHostLock for it). */
+export function holdsHostLock(spec: ConnectionSpec): boolean {
+  return held.getStore()?.has(connectionKey(spec)) ?? false;
+}
+
 /** Run `fn` while holding the host's lock. Re-entrant within one async call chain. */
 export async function withHostLock<T>(
   spec: ConnectionSpec,

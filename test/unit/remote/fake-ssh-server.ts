@@ -17,6 +17,10 @@ export interface FakeServer {
   authAttempts: number;
   /** direct-tcpip (jump) channels opened. */
   forwards: number;
+  /** Every exec request's command, in the order they arrived. */
+  commands: string[];
+  /** The environment commands run with (jest's process.env is the test's copy, not what child processes get). */
+  env: NodeJS.ProcessEnv;
   /** Client connections currently open. */
   readonly open: number;
   /** Leave this many upcoming session (channel) opens unanswered, as a wedged server would. */
@@ -51,6 +55,8 @@ export async function startFakeServer(): Promise<FakeServer> {
     connections: 0,
     authAttempts: 0,
     forwards: 0,
+    commands: [],
+    env: process.env,
     get open() {
       return clients.size;
     },
@@ -79,9 +85,10 @@ export async function startFakeServer(): Promise<FakeServer> {
         if (fake.stallSessions > 0) return void fake.stallSessions--;
         const session = acceptSession();
         session.on("exec", (accept, _reject, info) => {
+          fake.commands.push(info.command);
           if (fake.stallExecs > 0) return void fake.stallExecs--;
           const stream = accept();
-          const child = spawn("sh", ["-c", info.command], { stdio: "pipe" });
+          const child = spawn("sh", ["-c", info.command], { stdio: "pipe", env: fake.env });
           child.stdout.pipe(stream, { end: false });
           child.stderr.pipe(stream.stderr, { end: false });
           stream.pipe(child.stdin);
