@@ -96,9 +96,9 @@ HostKey /etc/ssh/ssh_host_ed25519_key
 PermitRootLogin prohibit-password
 PasswordAuthentication no
 UseDNS no
-MaxSessions 64
-MaxStartups 64:30:128
 CONF
+# MaxSessions and MaxStartups stay at OpenSSH's defaults (10, 10:30:100), as on the hosts and bastions users have:
+# a provider that opens too many channels or connections at once must fail here first.
 # Socket-activated sshd: a host answers SSH as soon as its socket listens, without waiting for sshd to start.
 rm -f "$root/etc/systemd/system/multi-user.target.wants/ssh.service" "$root/etc/systemd/system/sshd.service"
 mkdir -p "$root/etc/systemd/system/sockets.target.wants"

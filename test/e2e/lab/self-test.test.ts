@@ -11,6 +11,16 @@ describe("lab self-test", () => {
     expect(fingerprints.size).toBe(Object.keys(hosts).length);
   });
 
+  test("sshd on the jump host and the lab hosts allows OpenSSH's default sessions and start-ups, as real hosts do", async () => {
+    for (const host of ["lab-vm", "dir1", "rs1"]) {
+      const limits = await labExec(host, "sshd -T | grep -E '^(maxsessions|maxstartups) '");
+      expect({ host, limits: limits.trim().split("\n").sort() }).toEqual({
+        host,
+        limits: ["maxsessions 10", "maxstartups 10:30:100"],
+      });
+    }
+  });
+
   test("client reaches the router, directors and routed real servers over IPv4, and the DR segment over IPv6", async () => {
     const reachable = [
       "198.51.100.1",
