@@ -207,14 +207,22 @@ function serviceKey(service: ServiceConfig): string {
   return `${service.protocol} ${canonicalIp(service.address ?? "")} port ${service.port}`;
 }
 
+/** The VIP, and the VIPs a fwmark service's mark matches: the directors hold all of them, so all must be ours. */
 function checkVip(subnets: string[], service: ServiceConfig, at: PropertyKey[], issue: Issue): void {
-  if (service.address === undefined) return;
-  const vip = ipaddr.parse(service.address);
-  const inside = subnets.some((subnet) => {
-    const [network, length] = ipaddr.parseCIDR(subnet);
-    return network.kind() === vip.kind() && vip.match(network, length);
-  });
-  if (!inside) issue([...at, "address"], `is not in any of lvs:topology.subnets (${subnets.join(", ")})`);
+  const vips: [PropertyKey[], string][] = [
+    ...(service.address === undefined ? [] : [[[...at, "address"], service.address] as [PropertyKey[], string]]),
+    ...(service.match?.addresses ?? []).map(
+      (address, i) => [[...at, "match", "addresses", i], address] as [PropertyKey[], string],
+    ),
+  ];
+  for (const [path, address] of vips) {
+    const vip = ipaddr.parse(address);
+    const inside = subnets.some((subnet) => {
+      const [network, length] = ipaddr.parseCIDR(subnet);
+      return network.kind() === vip.kind() && vip.match(network, length);
+    });
+    if (!inside) issue(path, `is not in any of lvs:topology.subnets (${subnets.join(", ")})`);
+  }
 }
 
 type ConnectionFields = Partial<Record<(typeof SECRET_FIELDS)[number], string>> & { proxy?: object };

@@ -261,3 +261,19 @@ describe("HA pairs in stack config", () => {
     ]);
   });
 });
+
+test("a fwmark service's matched VIPs must be in the declared subnets too: the one outside is named", () => {
+  const raw = topology();
+  raw.services.marked = {
+    directors: ["dir1"],
+    fwmark: 5,
+    scheduler: "rr",
+    match: { protocol: "tcp", addresses: ["198.51.100.41", "203.0.113.41"], ports: [80, 8443] },
+    realServers: { rs1: { address: "198.51.100.21", forwarding: "dr" } },
+  };
+  expect(reasons(raw)).toEqual([
+    'lvs:topology.services.marked.match.addresses[1]: "203.0.113.41" is not in any of lvs:topology.subnets (198.51.100.0/26, 2001:db8:1::/64)',
+  ]);
+  raw.services.marked.match.addresses = ["198.51.100.41"];
+  expect(reasons(raw)).toEqual([]);
+});
