@@ -106,7 +106,8 @@ async function ours(perService: number): Promise<Record<Phase, Figures>> {
     await tablesEqual(changed, "ours after the weight change");
     const refresh = await measured(async (env) => {
       const result = await stack(changed, env).refresh();
-      const drift = result.steps.filter((s) => s.op !== "same");
+      // Directors' outputs carry the live table, which the real servers changed: only entries can drift.
+      const drift = result.steps.filter((s) => s.op !== "same" && /lvs:(RealServer|VirtualService)::/.test(s.urn));
       if (drift.length) throw new Error(`refresh: ${drift.length} resources drifted (${drift[0].urn})`);
     });
     const destroy = await measured(async (env) => {
