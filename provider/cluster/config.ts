@@ -209,13 +209,11 @@ function serviceKey(service: ServiceConfig): string {
 
 /** The VIP, and the VIPs a fwmark service's mark matches: the directors hold all of them, so all must be ours. */
 function checkVip(subnets: string[], service: ServiceConfig, at: PropertyKey[], issue: Issue): void {
-  const vips: [PropertyKey[], string][] = [
-    ...(service.address === undefined ? [] : [[[...at, "address"], service.address] as [PropertyKey[], string]]),
-    ...(service.match?.addresses ?? []).map(
-      (address, i) => [[...at, "match", "addresses", i], address] as [PropertyKey[], string],
-    ),
+  const vips = [
+    ...(service.address === undefined ? [] : [{ path: [...at, "address"], address: service.address }]),
+    ...(service.match?.addresses ?? []).map((address, i) => ({ path: [...at, "match", "addresses", i], address })),
   ];
-  for (const [path, address] of vips) {
+  for (const { path, address } of vips) {
     const vip = ipaddr.parse(address);
     const inside = subnets.some((subnet) => {
       const [network, length] = ipaddr.parseCIDR(subnet);

@@ -2,21 +2,17 @@
 // Ansible loop. Every command opens its own SSH connection (through the lab's jump host, dialled afresh as well),
 // runs one command and closes; 8 commands at a time. Run as its own process (`tsx per-command.ts <jobs.json>`) so
 // that its connections, execs and memory are counted like the provider host's (ssh-counter.js).
-import { createHash } from "crypto";
 import * as fs from "fs";
 import pLimit from "p-limit";
 import { Client, ConnectConfig } from "ssh2";
 import { Duplex } from "stream";
+import { fingerprintOf } from "../../provider/remote";
 import { LabConnection } from "../lab/lab";
 
 export interface PerCommandJob {
   /** Commands run one after the other; each list runs with `parallel` commands at once. */
   stages: { connection: LabConnection; command: string }[][];
   parallel: number;
-}
-
-function fingerprint(key: Buffer): string {
-  return `SHA256:${createHash("sha256").update(key).digest("base64").replace(/=+$/, "")}`;
 }
 
 function connect(connection: LabConnection, sock?: Duplex): Promise<Client> {
@@ -27,7 +23,7 @@ function connect(connection: LabConnection, sock?: Duplex): Promise<Client> {
       port: connection.port,
       username: connection.user,
       privateKey: fs.readFileSync(connection.privateKeyPath),
-      hostVerifier: (key: Buffer) => fingerprint(key) === connection.hostKey,
+      hostVerifier: (key: Buffer) => fingerprintOf(key) === connection.hostKey,
       readyTimeout: 60_000,
       ...(sock ? { sock } : {}),
     };

@@ -5,12 +5,12 @@
 // connections opened (jump host included), remote execs, the working process's peak RSS, and the ratio
 // per-command / ours. The live tables are compared with the desired ones after every phase that writes.
 // Boots the lab if it is not up, and then takes it down again at the end (also when the benchmark fails).
-import { execFileSync, spawn } from "child_process";
+import { execFileSync, spawn, spawnSync } from "child_process";
 import * as fs from "fs";
 import * as os from "os";
 import * as path from "path";
 import { PulumiStack } from "../harness/cli/stack";
-import { labExec, labHosts, labStateDir } from "../lab/lab";
+import { labHosts, liveIpvsTable } from "../lab/lab";
 import { PerCommandJob } from "./per-command";
 import {
   benchServices,
@@ -42,13 +42,18 @@ function say(line: string): void {
 /** Runs `body` with a fresh counts folder handed to every process it starts; sums what they counted. */
 async function measured(body: (env: NodeJS.ProcessEnv) => Promise<void>): Promise<Figures> {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), "lvs-bench-counts-"));
-  const started = Date.now();
-  await body({ NODE_OPTIONS: `--require ${counter}`, LVS_BENCH_COUNTS: dir });
-  const wallMs = Date.now() - started;
-  const counts = fs
-    .readdirSync(dir)
-    .map((file) => JSON.parse(fs.readFileSync(path.join(dir, file), "utf8")) as Omit<Figures, "wallMs">);
-  fs.rmSync(dir, { recursive: true, force: true });
+  let wallMs: number;
+  let counts: Omit<Figures, "wallMs">[];
+  try {
+    const started = Date.now();
+    await body({ NODE_OPTIONS: `--require ${counter}`, LVS_BENCH_COUNTS: dir });
+    wallMs = Date.now() - started;
+    counts = fs
+      .readdirSync(dir)
+      .map((file) => JSON.parse(fs.readFileSync(path.join(dir, file), "utf8")) as Omit<Figures, "wallMs">);
+  } finally {
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
   const working = counts.filter((c) => c.connections > 0);
   return {
     wallMs,
@@ -61,7 +66,7 @@ async function measured(body: (env: NodeJS.ProcessEnv) => Promise<void>): Promis
 async function tablesEqual(services: BenchService[], what: string): Promise<void> {
   const desired = desiredTable(services);
   for (const director of DIRECTORS) {
-    const live = liveTable(await labExec(director, "ipvsadm -Sn"));
+    const live = liveTable(await liveIpvsTable(director));
     const missing = desired.filter((line) => !live.includes(line));
     const extra = live.filter((line) => !desired.includes(line));
     if (missing.length || extra.length) {
@@ -211,21 +216,14 @@ async function main(): Promise<void> {
   }
 }
 
-/** The lab's VM is running: its PID file names a live process. */
+/** The lab is up, by the lab's own test (`npm run lab:status`: its VM's PID file names a live process). */
 function labRunning(): boolean {
-  const pidFile = path.join(labStateDir, "qemu.pid");
-  if (!fs.existsSync(pidFile)) return false;
-  try {
-    process.kill(Number(fs.readFileSync(pidFile, "utf8").trim()), 0);
-    return true;
-  } catch {
-    return false;
-  }
+  return spawnSync("bash", [path.join(root, "test/lab/status.sh")], { stdio: "ignore" }).status === 0;
 }
 
 async function benchmark(totals: number[]): Promise<void> {
   for (const director of DIRECTORS) {
-    const table = await labExec(director, "ipvsadm -Sn");
+    const table = await liveIpvsTable(director);
     if (table.trim())
       throw new Error(`${director}'s IPVS table is not empty: the benchmark starts from an empty table`);
   }
