@@ -1,53 +1,28 @@
 import { setTimeout as sleep } from "timers/promises";
 import { fileFact } from "../facts/files";
-import { Fact } from "../facts/fact";
 import { destinationKey, IpvsDestination } from "../facts/ipvsModel";
 import { ipvsTableFact } from "../facts/ipvsTable";
-import { routesFact } from "../facts/routes";
 import { snatRulesFact } from "../facts/snatRules";
 import { desiredDestination, desiredSnatRule } from "../plan/desiredEntries";
 import { planFiles } from "../plan/files";
 import { holdsDestination, holdsSnatRule, planFormerFileRemoval } from "../plan/formerFiles";
-import { HostClaim } from "../plan/hostClaim";
-import { planDestination, planDestinationRemoval, planQuiesce, sameDestination } from "../plan/realServer";
-import { realServerClaim } from "../plan/realServerClaim";
-import { command } from "../plan/shell";
-import { planSnatRule, planSnatRuleRemoval, sameSnatRule } from "../plan/snat";
-import { renderDestinationRules } from "../render/ipvsRules";
-import { renderSnatRule } from "../render/snatRules";
+import { planQuiesce, sameDestination } from "../plan/realServer";
+import { planSnatRuleRemoval, sameSnatRule } from "../plan/snat";
 import { destinationFragmentPath, snatFragmentPath } from "../render/paths";
 import { log } from "../remote";
 import { ipFamily } from "../schemas/ip";
 import { RealServerInputs } from "../schemas/realServer";
-import { applyHostClaims } from "./host-claims";
-import { refuseForeign } from "./ownership";
-import { installIpvsBoot, ipvsBootFacts, removeIpvsBootIfUnused } from "./ipvs-boot";
 import { droppedDirectors, sameMachine } from "./directors";
 import { readFormerFile } from "./former-files";
 import { Listed, listedEntry } from "./listing";
+import { convergeOnDirector, removeFromDirector } from "./real-server-director";
+import { claimOnRealServerHost, releaseOnRealServerHost } from "./real-server-host";
 import { HostSession, withHost } from "./session";
 import { sharedConnectionCounts } from "./shared-reads";
 
 export function realServerId(inputs: RealServerInputs): string {
   const dest = desiredDestination(inputs);
   return destinationKey(dest.service, dest.address, dest.port);
-}
-
-const hostClaimId = (key: string) => `rs:${key}`;
-const directorClaimId = (key: string) => `rs-director:${key}`;
-
-/** The director-side needs of NAT: forwarding for replies; fullnat also tracks IPVS connections for its SNAT. */
-function directorClaim(key: string, inputs: RealServerInputs): HostClaim {
-  const claim: HostClaim = { id: directorClaimId(key), vips: [], sysctls: {}, routes: [], modules: [], links: [] };
-  const v6 = ipFamily(inputs.address) === "inet6";
-  if (inputs.forwarding === "nat" || inputs.forwarding === "fullnat") {
-    claim.sysctls[v6 ? "net.ipv6.conf.all.forwarding" : "net.ipv4.ip_forward"] = "1";
-  }
-  if (inputs.forwarding === "fullnat") {
-    claim.sysctls["net.ipv4.vs.conntrack"] = "1";
-    claim.modules.push("nf_conntrack", "xt_ipvs");
-  }
-  return claim;
 }
 
 /**
@@ -57,16 +32,12 @@ function directorClaim(key: string, inputs: RealServerInputs): HostClaim {
 export async function applyRealServer(inputs: RealServerInputs, previous?: RealServerInputs): Promise<void> {
   const key = realServerId(inputs);
   if (inputs.host) {
-    const host = inputs.host;
-    await withHost(host, async (session) => {
-      const egress = await egressDevice(session, inputs.address);
-      await applyHostClaims(session, [realServerClaim(hostClaimId(key), inputs, egress)], []);
-    });
+    await claimOnRealServerHost(inputs.host, inputs, key);
   }
-  await Promise.all(inputs.directors.map((director) => withHost(director, (s) => convergeOnDirector(s, inputs))));
+  await Promise.all(inputs.directors.map((director) => convergeOnDirector(director, inputs)));
   if (previous) {
     const dropped = await droppedDirectors(previous.directors, inputs.directors);
-    await Promise.all(dropped.map((director) => withHost(director, (s) => removeFromDirector(s, previous))));
+    await Promise.all(dropped.map((director) => removeFromDirector(director, previous)));
     // The old SNAT rule keeps matching until it is deleted (fullnat given up, or another snatSource).
     const oldSnat = desiredSnatRule(previous);
     if (oldSnat && !sameSnatRule(oldSnat, desiredSnatRule(inputs))) {
@@ -74,61 +45,9 @@ export async function applyRealServer(inputs: RealServerInputs, previous?: RealS
     }
     const oldHost = previous.host;
     if (oldHost && (!inputs.host || !(await sameMachine(oldHost, inputs.host)))) {
-      await withHost(oldHost, (s) => applyHostClaims(s, [], [hostClaimId(key)]));
+      await releaseOnRealServerHost(oldHost, key);
     }
   }
-}
-
-// The interface holding the RIP is where ARP requests for the VIP arrive.
-async function egressDevice(session: HostSession, rip: string): Promise<string> {
-  const family = ipFamily(rip) ?? "inet";
-  const facts = await session.read({ holder: ripHolderFact(rip), routes: routesFact(family) });
-  const dev = facts.holder ?? facts.routes.find((r) => r.dst === "default")?.dev;
-  if (dev === undefined)
-    throw new Error(`host ${session.name}: no interface holds the RIP ${rip} and no default route`);
-  return dev;
-}
-
-function ripHolderFact(rip: string): Fact<string | undefined> {
-  return {
-    command: command("ip", "-j", "addr", "show", "to", rip),
-    parse: (stdout) => (stdout.trim() === "" ? undefined : (JSON.parse(stdout) as { ifname?: string }[])[0]?.ifname),
-  };
-}
-
-async function convergeOnDirector(session: HostSession, inputs: RealServerInputs): Promise<void> {
-  const dest = desiredDestination(inputs);
-  const key = destinationKey(dest.service, dest.address, dest.port);
-  const snat = desiredSnatRule(inputs);
-  const fragment = destinationFragmentPath(key);
-  const snatFragment = snatFragmentPath(key);
-  const live = await session.read({
-    table: ipvsTableFact(),
-    fragment: fileFact(fragment),
-    snatFragment: fileFact(snatFragment),
-    snatRules: snatRulesFact(ipFamily(inputs.address) ?? "inet"),
-    ...ipvsBootFacts(),
-  });
-  const former = await readFormerFile(session, destinationFragmentPath, key, holdsDestination(key));
-  const formerSnat = snat ? await readFormerFile(session, snatFragmentPath, key, holdsSnatRule(snat)) : undefined;
-  const ours = live.fragment ?? former?.content ?? null;
-  refuseForeign(session, `real server ${key}`, live.table.destinations[key], ours, inputs.adopt);
-  await applyHostClaims(session, [directorClaim(key, inputs)], []);
-  await session.apply([
-    ...installIpvsBoot(live),
-    ...planFiles(
-      [
-        { path: fragment, content: renderDestinationRules(dest) },
-        ...(snat ? [{ path: snatFragment, content: renderSnatRule(snat) }] : []),
-      ],
-      { [fragment]: live.fragment, [snatFragment]: live.snatFragment },
-    ),
-    ...planFormerFileRemoval(former),
-    ...planFormerFileRemoval(formerSnat),
-    // SNAT before the destination: the first packet forwarded must already leave with the DIP.
-    ...(snat ? planSnatRule(snat, live.snatRules) : []),
-    ...planDestination(dest, live.table),
-  ]);
 }
 
 /** Deletes the SNAT rule of `inputs`; its boot file too unless `next` (an update) still has a rule of the same key. */
@@ -151,35 +70,15 @@ async function removeSnat(session: HostSession, inputs: RealServerInputs, next?:
   ]);
 }
 
-async function removeFromDirector(session: HostSession, inputs: RealServerInputs): Promise<void> {
-  const dest = desiredDestination(inputs);
-  const key = destinationKey(dest.service, dest.address, dest.port);
-  const fragment = destinationFragmentPath(key);
-  const live = await session.read({ table: ipvsTableFact(), fragment: fileFact(fragment) });
-  const former = await readFormerFile(session, destinationFragmentPath, key, holdsDestination(key));
-  await session.apply([
-    ...planFiles([{ path: fragment, content: null }], { [fragment]: live.fragment }),
-    ...planFormerFileRemoval(former),
-    // Only an entry we created or adopted (it has our boot fragment): never one that was there before.
-    ...(live.fragment !== null || former !== undefined
-      ? planDestinationRemoval(dest.service, dest.address, dest.port, live.table)
-      : []),
-  ]);
-  await removeSnat(session, inputs);
-  await applyHostClaims(session, [], [directorClaimId(key)]);
-  await removeIpvsBootIfUnused(session);
-}
-
 /**
  * Directors first (no new connections), then the real server's own setup. Absent pieces are skipped. With
  * drainSeconds, the directors stop sending it new connections and the removal waits for the active ones to end.
  */
 export async function removeRealServer(inputs: RealServerInputs): Promise<void> {
   if (inputs.drainSeconds > 0) await drain(inputs);
-  await Promise.all(inputs.directors.map((director) => withHost(director, (s) => removeFromDirector(s, inputs))));
+  await Promise.all(inputs.directors.map((director) => removeFromDirector(director, inputs)));
   if (inputs.host) {
-    const key = realServerId(inputs);
-    await withHost(inputs.host, (s) => applyHostClaims(s, [], [hostClaimId(key)]));
+    await releaseOnRealServerHost(inputs.host, realServerId(inputs));
   }
 }
 

@@ -1,5 +1,6 @@
 import { batchCommand, FactValues, parseBatch } from "../facts/batch";
 import { Fact } from "../facts/fact";
+import { fileFact } from "../facts/files";
 import { applyScript, CHANGE_LOG, failedStep, Step, stepAudit } from "../plan/script";
 import {
   commandError,
@@ -38,14 +39,44 @@ export class HostSession {
     }
   }
 
+  /** `facts` and the content of each file in `paths` (null: absent), in the same round trip. */
+  async readWithFiles<F extends Record<string, Fact<unknown>>>(
+    facts: F,
+    paths: string[],
+  ): Promise<{ facts: FactValues<F>; files: Map<string, string | null> }> {
+    const unique = [...new Set(paths)];
+    const fileFacts = Object.fromEntries(unique.map((path, i) => [`owned_file_${i}`, fileFact(path)]));
+    const values = (await this.read({ ...facts, ...fileFacts })) as Record<string, unknown>;
+    const files = new Map(unique.map((path, i) => [path, values[`owned_file_${i}`] as string | null]));
+    return { facts: values as FactValues<F>, files };
+  }
+
   /** Runs the changing steps in order, stopping at the first failure (named in the error); none: nothing at all. */
   async apply(steps: Step[]): Promise<void> {
-    if (steps.length === 0) return;
+    const failure = await this.runSteps(steps);
+    if (failure) throw failure.error;
+  }
+
+  /**
+   * Runs groups of steps (one per resource of a batch) as one script, in order, stopping at the first failure. The
+   * groups before the failed one are done, the ones after it did not run. `group` is undefined when none ran.
+   */
+  async applyGroups(groups: Step[][]): Promise<{ group: number | undefined; error: Error } | undefined> {
+    const failure = await this.runSteps(groups.flat());
+    if (!failure) return undefined;
+    const { step, error } = failure;
+    if (!step) return { group: undefined, error };
+    let end = 0;
+    return { group: groups.findIndex((steps) => (end += steps.length) >= step), error };
+  }
+
+  private async runSteps(steps: Step[]): Promise<{ step: number | undefined; error: Error } | undefined> {
+    if (steps.length === 0) return undefined;
     const result = await run(this.connection, "sh", { stdin: applyScript(steps, this.changeLog) });
-    if (result.code === 0) return;
+    if (result.code === 0) return undefined;
     const { step, stderr } = failedStep(result.stderr);
     const failed = step === undefined || step === 0 ? `record in ${this.changeLog}` : stepAudit(steps[step - 1]);
-    throw commandError(this.connection, failed, { ...result, stderr });
+    return { step, error: commandError(this.connection, failed, { ...result, stderr }) };
   }
 }
 

@@ -1,6 +1,7 @@
 // Upgrade from the IPv6 file names of earlier versions (colons squashed): an update of an entry whose fragment and
 // claims carry their former names takes them over and leaves one file per entry (boot replays each entry once), and a
-// destroy of such entries removes them and their former files.
+// destroy of such entries removes them and their former files. Earlier versions also wrote an empty director claim for
+// a DR real server (today none is written): such a file is released by the update.
 import { labExec, labTopology, liveIpvsTable } from "../../lab/lab";
 import { destinationKey, serviceKey } from "../../../provider/facts/ipvsModel";
 import {
@@ -10,6 +11,9 @@ import {
   Naming,
   serviceFragmentPath,
 } from "../../../provider/render/paths";
+import { HostClaim } from "../../../provider/plan/hostClaim";
+import { quote } from "../../../provider/plan/shell";
+import { renderClaimFile } from "../../../provider/render/claimFile";
 import { connectionTo, Declared, hostSnapshot, LabStack } from "./fixture";
 
 const HOSTS = ["dir1", "rs1"];
@@ -29,7 +33,6 @@ describe("files written under the former IPv6 names", () => {
       [serviceFragmentPath, sKey],
       [destinationFragmentPath, dKey],
       [claimPath, `vs:${sKey}`],
-      [claimPath, `rs-director:${dKey}`],
     ],
     rs1: [[claimPath, `rs:${dKey}`]],
   };
@@ -42,13 +45,23 @@ describe("files written under the former IPv6 names", () => {
       inputs: { directors: [dir1], service: web6, address: rip, weight, host: connectionTo("rs1") },
     },
   ];
-  /** Moves today's files to their former names, as an earlier version had written them. */
+  const emptyDirectorClaim: HostClaim = {
+    id: `rs-director:${dKey}`,
+    vips: [],
+    sysctls: {},
+    routes: [],
+    modules: [],
+    links: [],
+  };
+  /** Moves today's files to their former names, and writes the empty director claim, as an earlier version had. */
   const downgradeNames = async () => {
     for (const host of HOSTS) {
       for (const [pathOf, key] of files[host]) {
         await labExec(host, `mv ${pathOf(key)} ${formerPath(pathOf, key)}`);
       }
     }
+    const claim = formerPath(claimPath, emptyDirectorClaim.id);
+    await labExec("dir1", `printf '%s' ${quote(renderClaimFile(emptyDirectorClaim))} > ${quote(claim ?? "")}`);
   };
   const owned = (host: string) =>
     labExec(host, "ls /etc/lvs-pulumi/ipvs.d /etc/lvs-pulumi/claims.d 2>/dev/null || true");

@@ -1,0 +1,234 @@
+// A real server's entries on a director (destination, NAT forwarding claim, fullnat SNAT rule, boot fragments),
+// written and removed in per-director batches: the real servers Pulumi creates together share one lock, one read
+// and one script on each director (host-batch.ts).
+import { destinationKey, IpvsDestination } from "../facts/ipvsModel";
+import { hostClaimsFact } from "../facts/hostClaims";
+import { ipvsTableFact } from "../facts/ipvsTable";
+import { SnatRule, snatRulesFact } from "../facts/snatRules";
+import { desiredDestination, desiredSnatRule } from "../plan/desiredEntries";
+import { planFiles } from "../plan/files";
+import { formerFileOf, holdsDestination, holdsSnatRule, planFormerFileRemoval } from "../plan/formerFiles";
+import { HostClaim } from "../plan/hostClaim";
+import { planDestination, planDestinationRemoval } from "../plan/realServer";
+import { planSnatRule, planSnatRuleRemoval } from "../plan/snat";
+import { Step } from "../plan/script";
+import { renderDestinationRules } from "../render/ipvsRules";
+import { renderSnatRule } from "../render/snatRules";
+import { destinationFragmentPath, formerPath, snatFragmentPath } from "../render/paths";
+import { ipFamily } from "../schemas/ip";
+import { RealServerInputs } from "../schemas/realServer";
+import { applyHostClaims } from "./host-claims";
+import { AGAIN, DONE, hostBatcher, ItemOutcome } from "./host-batch";
+import { installIpvsBoot, ipvsBootFacts, removeIpvsBootIfUnused } from "./ipvs-boot";
+import { refuseForeign } from "./ownership";
+import { HostSession } from "./session";
+
+/** One real server as a director holds it, with the paths of its files (today's names and the former ones). */
+interface DirectorEntry {
+  inputs: RealServerInputs;
+  key: string;
+  dest: IpvsDestination;
+  snat: SnatRule | undefined;
+  fragment: string;
+  snatFragment: string;
+  formerFragment: string | undefined;
+  formerSnatFragment: string | undefined;
+}
+
+function directorEntry(inputs: RealServerInputs): DirectorEntry {
+  const dest = desiredDestination(inputs);
+  const key = destinationKey(dest.service, dest.address, dest.port);
+  return {
+    inputs,
+    key,
+    dest,
+    snat: desiredSnatRule(inputs),
+    fragment: destinationFragmentPath(key),
+    snatFragment: snatFragmentPath(key),
+    formerFragment: formerPath(destinationFragmentPath, key),
+    formerSnatFragment: formerPath(snatFragmentPath, key),
+  };
+}
+
+const paths = (entries: DirectorEntry[]) =>
+  entries.flatMap((e) => [e.fragment, e.snatFragment, e.formerFragment, e.formerSnatFragment]).filter(isPath);
+const isPath = (path: string | undefined): path is string => path !== undefined;
+
+const directorClaimId = (key: string) => `rs-director:${key}`;
+
+/** The director-side needs of NAT: forwarding for replies; fullnat also tracks IPVS connections for its SNAT. */
+function directorClaim(entry: DirectorEntry): HostClaim {
+  const claim: HostClaim = {
+    id: directorClaimId(entry.key),
+    vips: [],
+    sysctls: {},
+    routes: [],
+    modules: [],
+    links: [],
+  };
+  const { forwarding, address } = entry.inputs;
+  if (forwarding === "nat" || forwarding === "fullnat") {
+    claim.sysctls[ipFamily(address) === "inet6" ? "net.ipv6.conf.all.forwarding" : "net.ipv4.ip_forward"] = "1";
+  }
+  if (forwarding === "fullnat") {
+    claim.sysctls["net.ipv4.vs.conntrack"] = "1";
+    claim.modules.push("nf_conntrack", "xt_ipvs");
+  }
+  return claim;
+}
+
+// DR and TUN need nothing of the director beyond the entry: no claim file for them.
+const holdsNothing = (claim: HostClaim) =>
+  Object.keys(claim.sysctls).length + claim.modules.length + claim.vips.length + claim.routes.length === 0;
+
+/** The director's table, boot replay, files, SNAT rules (when an entry has one) and stored claims: one round trip. */
+async function readDirector(session: HostSession, entries: DirectorEntry[]) {
+  const snat = entries.some((e) => e.snat !== undefined);
+  const { facts, files } = await session.readWithFiles(
+    {
+      table: ipvsTableFact(),
+      claims: hostClaimsFact(),
+      ...(snat ? { snat4: snatRulesFact("inet"), snat6: snatRulesFact("inet6") } : {}),
+      ...ipvsBootFacts(),
+    },
+    paths(entries),
+  );
+  const snatRules = (rule: SnatRule) => (ipFamily(rule.rip) === "inet6" ? facts.snat6 : facts.snat4) ?? [];
+  const file = (path: string | undefined) => (path === undefined ? null : (files.get(path) ?? null));
+  const formerOf = (entry: DirectorEntry) => ({
+    fragment: formerFileOf(entry.formerFragment, file(entry.formerFragment), holdsDestination(entry.key)),
+    snat: entry.snat
+      ? formerFileOf(entry.formerSnatFragment, file(entry.formerSnatFragment), holdsSnatRule(entry.snat))
+      : undefined,
+  });
+  return { facts, file, formerOf, snatRules, storedClaims: new Set(facts.claims.map((c) => c.id)) };
+}
+
+/**
+ * The first entry of each key runs in this batch; another resource of the same key (a replace creating before it
+ * deletes) waits for the next, so no two plans are made from one reading of one entry.
+ */
+function firstOfEachKey(entries: DirectorEntry[]): boolean[] {
+  const seen = new Set<string>();
+  return entries.map((e) => {
+    if (seen.has(e.key)) return false;
+    seen.add(e.key);
+    return true;
+  });
+}
+
+/** Outcomes of a batch whose groups ran in order: done before the failed one, its error, the rest again. */
+function outcomesAfter(
+  failure: { group: number | undefined; error: Error } | undefined,
+  groupOf: (number | undefined)[],
+): ItemOutcome[] {
+  return groupOf.map((group) => {
+    if (group === undefined || failure === undefined) return DONE;
+    if (failure.group === undefined || group === failure.group) return { error: failure.error };
+    return group < failure.group ? DONE : AGAIN;
+  });
+}
+
+/** Writes a real server's entry on a director, with the real servers that arrive with it (see host-batch.ts). */
+export const convergeOnDirector = hostBatcher<RealServerInputs>(async (session, items) => {
+  const entries = items.map(directorEntry);
+  const first = firstOfEachKey(entries);
+  const live = await readDirector(
+    session,
+    entries.filter((_, i) => first[i]),
+  );
+  const outcomes: (ItemOutcome | undefined)[] = entries.map((_, i) => (first[i] ? undefined : AGAIN));
+  const groups: Step[][] = [];
+  const groupOf: (number | undefined)[] = entries.map(() => undefined);
+  const claims: HostClaim[] = [];
+  const released: string[] = [];
+  entries.forEach((entry, i) => {
+    if (!first[i]) return;
+    const former = live.formerOf(entry);
+    try {
+      const ours = live.file(entry.fragment) ?? former.fragment?.content ?? null;
+      refuseForeign(
+        session,
+        `real server ${entry.key}`,
+        live.facts.table.destinations[entry.key],
+        ours,
+        entry.inputs.adopt,
+      );
+    } catch (error) {
+      outcomes[i] = { error: error as Error };
+      return;
+    }
+    const claim = directorClaim(entry);
+    if (!holdsNothing(claim)) claims.push(claim);
+    else if (live.storedClaims.has(claim.id)) released.push(claim.id);
+    const { snat } = entry;
+    groupOf[i] = groups.length;
+    groups.push([
+      ...planFiles(
+        [
+          { path: entry.fragment, content: renderDestinationRules(entry.dest) },
+          ...(snat ? [{ path: entry.snatFragment, content: renderSnatRule(snat) }] : []),
+        ],
+        { [entry.fragment]: live.file(entry.fragment), [entry.snatFragment]: live.file(entry.snatFragment) },
+      ),
+      ...planFormerFileRemoval(former.fragment),
+      ...planFormerFileRemoval(former.snat),
+      // SNAT before the destination: the first packet forwarded must already leave with the DIP.
+      ...(snat ? planSnatRule(snat, live.snatRules(snat)) : []),
+      ...planDestination(entry.dest, live.facts.table),
+    ]);
+  });
+  // Forwarding (NAT) is on before a destination that needs it is added.
+  if (claims.length + released.length > 0) await applyHostClaims(session, claims, released);
+  const failure = await session.applyGroups([installIpvsBoot(live.facts), ...groups]);
+  // Group 0 is the boot replay, which every entry needs: its failure is theirs.
+  const ran = outcomesAfter(
+    failure && { error: failure.error, group: failure.group ? failure.group - 1 : undefined },
+    groupOf,
+  );
+  return entries.map((_, i) => outcomes[i] ?? ran[i]);
+});
+
+/** Removes a real server's entry, files, SNAT rule and claim from a director, batched like convergeOnDirector. */
+export const removeFromDirector = hostBatcher<RealServerInputs>(async (session, items) => {
+  const entries = items.map(directorEntry);
+  const first = firstOfEachKey(entries);
+  const live = await readDirector(
+    session,
+    entries.filter((_, i) => first[i]),
+  );
+  const groupOf: (number | undefined)[] = entries.map(() => undefined);
+  const groups: Step[][] = [];
+  entries.forEach((entry, i) => {
+    if (!first[i]) return;
+    const former = live.formerOf(entry);
+    const fragment = live.file(entry.fragment);
+    const snat = entry.snat;
+    groupOf[i] = groups.length;
+    groups.push([
+      ...planFiles([{ path: entry.fragment, content: null }], { [entry.fragment]: fragment }),
+      ...planFormerFileRemoval(former.fragment),
+      // Only an entry we created or adopted (it has our boot fragment): never one that was there before.
+      ...(fragment !== null || former.fragment !== undefined
+        ? planDestinationRemoval(entry.dest.service, entry.dest.address, entry.dest.port, live.facts.table)
+        : []),
+      ...(snat
+        ? [
+            ...planFiles([{ path: entry.snatFragment, content: null }], {
+              [entry.snatFragment]: live.file(entry.snatFragment),
+            }),
+            ...planFormerFileRemoval(former.snat),
+            ...planSnatRuleRemoval(snat, live.snatRules(snat)),
+          ]
+        : []),
+    ]);
+  });
+  const failure = await session.applyGroups(groups);
+  const outcomes = outcomesAfter(failure, groupOf).map((outcome, i) => (first[i] ? outcome : AGAIN));
+  const released = entries
+    .filter((e, i) => "done" in outcomes[i] && live.storedClaims.has(directorClaimId(e.key)))
+    .map((e) => directorClaimId(e.key));
+  if (released.length > 0) await applyHostClaims(session, [], released);
+  await removeIpvsBootIfUnused(session);
+  return outcomes;
+});

@@ -1,0 +1,74 @@
+// The real server's own setup (VIP on lo or tunl0, ARP sysctls, rp_filter, NAT return route) as a claim on its host,
+// batched per host: the real servers of many services on one machine arrive together and share one claims write.
+import { Fact } from "../facts/fact";
+import { routesFact } from "../facts/routes";
+import { HostClaim } from "../plan/hostClaim";
+import { realServerClaim } from "../plan/realServerClaim";
+import { command } from "../plan/shell";
+import { ipFamily } from "../schemas/ip";
+import { RealServerInputs } from "../schemas/realServer";
+import { applyHostClaims } from "./host-claims";
+import { AGAIN, DONE, hostBatcher, ItemOutcome } from "./host-batch";
+import { HostSession } from "./session";
+
+export const hostClaimId = (key: string) => `rs:${key}`;
+
+/** `claim`: the real server `inputs` of destination `key` is set up on the host; `release`: it no longer is. */
+type HostChange = { claim: RealServerInputs; key: string } | { release: string };
+
+const changeId = (change: HostChange) => hostClaimId("claim" in change ? change.key : change.release);
+
+const onRealServerHost = hostBatcher<HostChange>(async (session, changes) => {
+  // One change per claim in a batch (a create and a delete of one key keep their order across batches).
+  const seen = new Set<string>();
+  const outcomes: ItemOutcome[] = [];
+  const add: HostClaim[] = [];
+  const release: string[] = [];
+  for (const change of changes) {
+    const id = changeId(change);
+    if (seen.has(id)) {
+      outcomes.push(AGAIN);
+      continue;
+    }
+    seen.add(id);
+    if ("release" in change) {
+      release.push(id);
+      outcomes.push(DONE);
+      continue;
+    }
+    try {
+      add.push(realServerClaim(id, change.claim, await egressDevice(session, change.claim.address)));
+      outcomes.push(DONE);
+    } catch (error) {
+      outcomes.push({ error: error as Error });
+    }
+  }
+  await applyHostClaims(session, add, release);
+  return outcomes;
+});
+
+export const claimOnRealServerHost = (
+  host: NonNullable<RealServerInputs["host"]>,
+  inputs: RealServerInputs,
+  key: string,
+) => onRealServerHost(host, { claim: inputs, key });
+
+export const releaseOnRealServerHost = (host: NonNullable<RealServerInputs["host"]>, key: string) =>
+  onRealServerHost(host, { release: key });
+
+// The interface holding the RIP is where ARP requests for the VIP arrive.
+async function egressDevice(session: HostSession, rip: string): Promise<string> {
+  const family = ipFamily(rip) ?? "inet";
+  const facts = await session.read({ holder: ripHolderFact(rip), routes: routesFact(family) });
+  const dev = facts.holder ?? facts.routes.find((r) => r.dst === "default")?.dev;
+  if (dev === undefined)
+    throw new Error(`host ${session.name}: no interface holds the RIP ${rip} and no default route`);
+  return dev;
+}
+
+function ripHolderFact(rip: string): Fact<string | undefined> {
+  return {
+    command: command("ip", "-j", "addr", "show", "to", rip),
+    parse: (stdout) => (stdout.trim() === "" ? undefined : (JSON.parse(stdout) as { ifname?: string }[])[0]?.ifname),
+  };
+}
