@@ -21,7 +21,7 @@ interface Waiter<T> {
 }
 
 // A bound on the script and read of one batch; Pulumi's parallelism keeps batches far smaller in practice.
-const MAX_ITEMS = 200;
+const MAX_ITEMS = 50;
 
 /**
  * Returns `submit(host, item)`, which settles when the batch holding the item has run it. Callers must not hold the

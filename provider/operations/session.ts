@@ -13,6 +13,10 @@ import {
   withHostLock,
 } from "../remote";
 
+// An exec request is one SSH packet and its command one argv string; some servers (ssh2's) refuse a few dozen KiB.
+// Longer reads (a batch of many resources' files) go on stdin, read whole before it runs (the braces).
+const MAX_COMMAND_LENGTH = 8 * 1024;
+
 /**
  * One host during one operation: facts are read in one round trip, changes run as one script. Callers hold the
  * host lock (see withHost) so that read -> plan -> apply is atomic against parallel operations on the same host;
@@ -30,7 +34,11 @@ export class HostSession {
   }
 
   async read<F extends Record<string, Fact<unknown>>>(facts: F): Promise<FactValues<F>> {
-    const result = await exec(this.connection, batchCommand(facts));
+    const command = batchCommand(facts);
+    const result =
+      command.length > MAX_COMMAND_LENGTH
+        ? await exec(this.connection, "sh", { stdin: `{\n${command}\n} </dev/null\n` })
+        : await exec(this.connection, command);
     try {
       return parseBatch(facts, result.stdout);
     } catch (error) {

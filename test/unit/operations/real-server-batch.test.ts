@@ -15,12 +15,15 @@ let director: FakeServer;
 let bin: string;
 let scripts: string;
 
-// Only reads (fact batches) and the lock run, in /bin/sh; any other command is a change script (on stdin): kept in
-// $SCRIPTS, never run. With $FAIL_RIP, the step adding that RIP fails the way applyScript reports it.
+// Only reads (fact batches, as the command or on stdin) and the lock run, in /bin/sh, reads on stdin kept in $SCRIPTS
+// as read-*; anything else on stdin is a change script: kept in $SCRIPTS, never run. With $FAIL_RIP, the step adding
+// that RIP fails the way applyScript reports it.
 const standInShell = [
   "#!/bin/sh",
   'case "$2" in *@@lvs-pulumi-fact@@*|*flock*) exec /bin/sh "$@" ;; esac',
-  'out="$SCRIPTS/$(date +%s%N).sh"; cat > "$out"',
+  "script=$(cat)",
+  'case "$script" in *@@lvs-pulumi-fact@@*) printf "%s\\n" "$script" > "$SCRIPTS/read-$(date +%s%N)"; printf "%s\\n" "$script" | /bin/sh; exit ;; esac',
+  'out="$SCRIPTS/$(date +%s%N).sh"; printf "%s\\n" "$script" > "$out"',
   '[ -n "$FAIL_RIP" ] || exit 0',
   'step=$(awk -v rip="$FAIL_RIP" \'/^lvs_step=/ { n = substr($0, 10) } /^ipvsadm -a/ && index($0, rip) { print n; exit }\' "$out")',
   '[ -z "$step" ] && exit 0',
@@ -64,8 +67,9 @@ afterAll(async () => {
 });
 
 const rip = (i: number) => `198.51.100.${150 + i}`;
+const rip6 = (i: number) => `2001:db8:1::${(0x100 + i).toString(16)}`;
 
-function realServers(count: number, forwarding: "dr" | "nat") {
+function realServers(count: number, forwarding: "dr" | "nat", family: "inet" | "inet6" = "inet") {
   const connection = {
     host: "127.0.0.1",
     port: director.port,
@@ -76,8 +80,8 @@ function realServers(count: number, forwarding: "dr" | "nat") {
   return Array.from({ length: count }, (_, i) =>
     realServerInputsSchema().parse({
       directors: [connection],
-      service: { protocol: "tcp", address: "203.0.113.101", port: 80 },
-      address: rip(i),
+      service: { protocol: "tcp", address: family === "inet" ? "203.0.113.101" : "2001:db8::101", port: 80 },
+      address: family === "inet" ? rip(i) : rip6(i),
       forwarding,
     }),
   );
@@ -85,12 +89,13 @@ function realServers(count: number, forwarding: "dr" | "nat") {
 
 /** Lock channels, table reads and change scripts seen by the director, and the `ipvsadm -a` lines of each script. */
 function counted() {
-  const applied = readdirSync(scripts)
-    .sort()
-    .map((file) => readFileSync(join(scripts, file), "utf8"));
+  const kept = readdirSync(scripts).sort();
+  const content = (file: string) => readFileSync(join(scripts, file), "utf8");
+  const applied = kept.filter((file) => file.endsWith(".sh")).map(content);
+  const readsOnStdin = kept.filter((file) => file.startsWith("read-")).map(content);
   return {
     locks: director.commands.filter((c) => c.includes("flock")).length,
-    tableReads: director.commands.filter((c) => c.includes("ipvsadm -Sn")).length,
+    tableReads: [...director.commands, ...readsOnStdin].filter((c) => c.includes("ipvsadm -Sn")).length,
     scripts: applied.length,
     adds: applied.map((script) => script.split("\n").filter((line) => line.startsWith("ipvsadm -a")).length),
   };
@@ -117,4 +122,9 @@ test("a step failing in a batch fails its own real server only: the ones before 
   expect(failed[0].message).toContain("Memory allocation problem");
   // Batch 1: all 20 (failing at the 7th); batch 2: the 13 after it.
   expect(counted()).toEqual({ locks: 2, tableReads: 2, scripts: 2, adds: [20, 13] });
+});
+
+test("a batch holds at most 50 real servers: 60 IPv6 ones (4 files each to read) are read and written in two", async () => {
+  await Promise.all(realServers(60, "dr", "inet6").map((inputs) => applyRealServer(inputs)));
+  expect(counted()).toEqual({ locks: 2, tableReads: 2, scripts: 2, adds: [50, 10] });
 });

@@ -60,6 +60,7 @@ afterEach(async () => {
   await until(() => target.open === 0 && jump.open === 0);
   target.connections = jump.connections = jump.forwards = 0;
   target.stallSessions = target.stallExecs = 0;
+  target.commands.length = 0;
 });
 
 afterAll(async () => {
@@ -75,7 +76,7 @@ test("a silently dead path fails the in-flight command within the keepalive wind
   const spec = direct({ port: relay.port });
   await exec(spec, "true");
   const inflight = exec(spec, "sleep 3").catch((e) => e);
-  await sleep(100);
+  expect(await until(() => target.commands.includes("sh -c 'sleep 3'"))).toBe(true); // the command runs
   const cut = Date.now();
   relay.freeze();
   const err = await inflight;
@@ -91,7 +92,7 @@ test("a silently dead path fails the in-flight command within the keepalive wind
 test("a dead path behind a live jump host fails the in-flight command and closes the jump connection too", async () => {
   await exec(viaJump(), "true");
   const inflight = exec(viaJump(), "sleep 3").catch((e) => e);
-  await sleep(100);
+  expect(await until(() => target.commands.includes("sh -c 'sleep 3'"))).toBe(true); // the command runs
   const cut = Date.now();
   jump.freezeForwards();
   const err = await inflight;
