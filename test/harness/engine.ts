@@ -1,9 +1,10 @@
 // Test tool: a tiny engine-like deploy loop over a ProviderHost, with a JSON state file. Not product code.
 // It mirrors the engine's step generation for custom resources: Check (olds = old inputs), Diff (olds = old
-// outputs), then Create / Update / Replace / same; deletions run last, in reverse order, with the OLD outputs
-// (and so the OLD `__provider` text). A preview runs check and diff only and plans the rest. Not modelled:
-// pending-replacement records in state.
+// outputs), then Create / Update / Replace / same; deletions run last, with the OLD outputs (and so the OLD
+// `__provider` text), each after the resources that depend on it, up to `parallel` at once (as refreshes). A preview
+// runs check and diff only and plans the rest. Not modelled: pending-replacement records in state.
 import * as fs from "fs";
+import pLimit from "p-limit";
 import { isDeepStrictEqual } from "util";
 import { isSecretWrapper, PropertyMap, ProviderHost, SECRET_SIG, SIG_KEY, stripSecrets } from "./provider-host";
 import { serializeInputs } from "./serialize";
@@ -17,6 +18,8 @@ export interface DesiredResource {
   deleteBeforeReplace?: boolean;
   /** Resource option additionalSecretOutputs (recorded in state as secret output keys). */
   additionalSecretOutputs?: string[];
+  /** URNs of the resources it depends on, as the program registered them; none given: every resource before it. */
+  dependencies?: string[];
 }
 
 export interface StateEntry {
@@ -27,6 +30,8 @@ export interface StateEntry {
   outputs: PropertyMap;
   /** Output keys the engine would keep secret (same key as a secret input, or additionalSecretOutputs). */
   secretOutputs: string[];
+  /** What it depends on (DesiredResource.dependencies): it is deleted only after them. */
+  dependencies?: string[];
 }
 
 /** urn -> entry, in dependency (creation) order. */
@@ -69,6 +74,8 @@ export class Engine {
   constructor(
     readonly host: ProviderHost,
     readonly statePath: string,
+    /** Provider calls at once for deletes and refreshes (`--parallel`). */
+    readonly parallel = 1,
   ) {}
 
   readState(): State {
@@ -110,38 +117,70 @@ export class Engine {
     fs.writeFileSync(this.statePath, JSON.stringify(file, null, 2) + "\n", { mode: 0o600 });
   }
 
-  /** Reads every resource in state; updates state (drops resources whose read returns id ""); returns live outputs. */
+  /** Reads every resource in state, `parallel` at once; updates state (drops resources whose read returns id ""). */
   async refresh(): Promise<Record<string, PropertyMap | null>> {
     await this.ensureConfigured();
     const state = this.readState();
     const live: Record<string, PropertyMap | null> = {};
-    for (const [urn, entry] of Object.entries(state)) {
-      this.operations.push({ op: "read", urn });
-      const r = await this.host.read(urn, entry.id, entry.outputs, entry.inputs);
-      if (!r.id) {
-        live[urn] = null;
-        delete state[urn];
-      } else {
-        live[urn] = r.outputs;
-        state[urn] = { ...entry, id: r.id, outputs: r.outputs, inputs: r.inputs ?? entry.inputs };
-      }
-      this.writeState(state);
-    }
-    return live;
+    const limit = pLimit(this.parallel);
+    const urns = Object.keys(state);
+    await Promise.all(
+      urns.map((urn) =>
+        limit(async () => {
+          const entry = state[urn];
+          this.operations.push({ op: "read", urn });
+          const r = await this.host.read(urn, entry.id, entry.outputs, entry.inputs);
+          if (!r.id) {
+            live[urn] = null;
+            delete state[urn];
+          } else {
+            live[urn] = r.outputs;
+            state[urn] = { ...entry, id: r.id, outputs: r.outputs, inputs: r.inputs ?? entry.inputs };
+          }
+          this.writeState(state);
+        }),
+      ),
+    );
+    return Object.fromEntries(urns.map((urn) => [urn, live[urn]]));
   }
 
-  /** Deletes everything in state, in reverse order. */
+  /** Deletes everything in state, dependents first. */
   async destroy(): Promise<Summary> {
     await this.ensureConfigured();
     const summary = emptySummary();
     const state = this.readState();
-    for (const urn of Object.keys(state).reverse()) {
-      await this.delete(urn, state[urn]);
+    const order = Object.keys(state);
+    await this.deleteInOrder(Object.entries(state), order, (urn) => {
       delete state[urn];
       this.writeState(state);
-      summary.deleted.push(urn);
-    }
+    });
+    summary.deleted.push(...order.reverse());
     return summary;
+  }
+
+  /**
+   * Deletes `entries` as the engine does: up to `parallel` at once, each after every entry that depends on it.
+   * `order` is the state's (creation) order, which an entry without recorded dependencies is taken to follow.
+   */
+  async deleteInOrder(entries: [string, StateEntry][], order: string[], deleted: (urn: string) => void): Promise<void> {
+    const limit = pLimit(this.parallel);
+    const dependsOn = (urn: string, entry: StateEntry) => entry.dependencies ?? order.slice(0, order.indexOf(urn));
+    const done = new Map<string, Promise<void>>();
+    // Dependents come later in state order: walking it backwards, their deletes are known when a dependency's is.
+    for (const [urn, entry] of [...entries].sort(([a], [b]) => order.indexOf(b) - order.indexOf(a))) {
+      const dependents = entries.filter(([other, e]) => other !== urn && dependsOn(other, e).includes(urn));
+      const after = dependents.map(([other]) => done.get(other)).filter((p) => p !== undefined);
+      done.set(
+        urn,
+        Promise.all(after).then(() =>
+          limit(async () => {
+            await this.delete(urn, entry);
+            deleted(urn);
+          }),
+        ),
+      );
+    }
+    await Promise.all(done.values());
   }
 
   /** @internal (Deployment) */
@@ -213,6 +252,7 @@ export class Deployment {
       secretOutputs: Object.keys(outputs).filter(
         (k) => secretInputs.includes(k) || (res.additionalSecretOutputs ?? []).includes(k),
       ),
+      dependencies: res.dependencies,
     });
 
     const checked = await engine.check(urn, prior ? prior.inputs : {}, news);
@@ -230,7 +270,11 @@ export class Deployment {
       diff.changes === "some" || (diff.changes === "unknown" && !isDeepStrictEqual(prior.inputs, checked));
     if (!changed) {
       // A "same" step: the engine records the new inputs but keeps the old outputs (and their old `__provider`).
-      return record({ ...prior, inputs: checked }, "unchanged", { op: "same", diffKeys: [], replaceKeys: [] });
+      return record({ ...prior, inputs: checked, dependencies: res.dependencies }, "unchanged", {
+        op: "same",
+        diffKeys: [],
+        replaceKeys: [],
+      });
     }
     const diffKeys = changedKeys(prior.inputs, checked);
     if (diff.replaces.length === 0) {
@@ -256,7 +300,7 @@ export class Deployment {
     return record(entryOf(created.id, rechecked, created.outputs), "replaced", step);
   }
 
-  /** Deletions last, in reverse of the old state's order: replaced old copies and resources not applied. */
+  /** Deletions last, dependents first: replaced old copies and resources not applied. */
   async finish(): Promise<Summary> {
     const { engine, state, old, summary } = this;
     for (const urn of Object.keys(old)) {
@@ -264,18 +308,17 @@ export class Deployment {
     }
     const order = Object.keys(old);
     this.pendingDeletes.sort((a, b) => order.indexOf(b.urn) - order.indexOf(a.urn));
-    for (const { urn, entry } of this.pendingDeletes) {
-      const replaced = this.seen.includes(urn);
-      if (!replaced) {
-        this.steps.push({ op: "delete", urn, diffKeys: [], replaceKeys: [] });
-        summary.deleted.push(urn);
-      }
-      if (this.preview) continue;
-      await engine.delete(urn, entry);
-      if (!replaced) delete state[urn];
-      engine.writeState(state);
+    for (const { urn } of this.pendingDeletes) {
+      if (this.seen.includes(urn)) continue; // a replaced resource's old copy: its step is the replace
+      this.steps.push({ op: "delete", urn, diffKeys: [], replaceKeys: [] });
+      summary.deleted.push(urn);
     }
     if (this.preview) return summary;
+    const pending = this.pendingDeletes.map(({ urn, entry }): [string, StateEntry] => [urn, entry]);
+    await engine.deleteInOrder(pending, order, (urn) => {
+      if (!this.seen.includes(urn)) delete state[urn];
+      engine.writeState(state);
+    });
     // Keep state in apply (dependency) order.
     const ordered: State = {};
     for (const urn of this.seen) if (state[urn]) ordered[urn] = state[urn];

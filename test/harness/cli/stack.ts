@@ -216,7 +216,7 @@ export class PulumiStack {
         engineAddress: server.address,
         env: this.options.env,
       });
-      const engine = new Engine(host, this.options.statePath);
+      const engine = new Engine(host, this.options.statePath, this.parallel);
       await body(engine, result, server, handler, project);
       const wire = handler.outputs ?? {};
       result.outputs = stripSecrets(wire) as Record<string, unknown>;
@@ -365,6 +365,7 @@ class Handler implements MonitorHandler {
       inputs: registration.inputs,
       additionalSecretOutputs: registration.additionalSecretOutputs,
       deleteBeforeReplace: registration.deleteBeforeReplace,
+      dependencies: registration.dependencies,
     });
     return { urn, id: entry.id, outputs: outputsForProgram(entry) };
   }

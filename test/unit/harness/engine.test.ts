@@ -159,3 +159,34 @@ test("destroy deletes everything in reverse order", async () => {
   expect(engine.readState()).toEqual({});
   expect(fs.readdirSync(dir).filter((f) => f.endsWith(".txt"))).toEqual([]);
 });
+
+test("with --parallel, destroy deletes independent resources at once and a dependency after its dependents", async () => {
+  const parallel = new Engine(host, statePath, 4);
+  const needsA = { dependencies: [A] };
+  await parallel.deploy([
+    file("a", "A1", providers.v1),
+    { ...file("b", "B1", providers.v1), ...needsA },
+    { ...file("c", "C1", providers.v1), ...needsA },
+    { ...file("d", "D1", providers.v1), dependencies: [] },
+  ]);
+  const deleteOnce = host.delete.bind(host);
+  let inFlight = 0;
+  let most = 0;
+  const finished: string[] = [];
+  const spy = jest.spyOn(host, "delete").mockImplementation(async (urn, ...rest) => {
+    most = Math.max(most, ++inFlight);
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    await deleteOnce(urn, ...rest);
+    inFlight--;
+    finished.push(urn.split("::").pop()!);
+  });
+  try {
+    await parallel.destroy();
+  } finally {
+    spy.mockRestore();
+  }
+  // b, c and d have nothing depending on them: deleted together; a waits for b and c.
+  expect(most).toBe(3);
+  expect(finished[3]).toBe("a");
+  expect(parallel.readState()).toEqual({});
+});
