@@ -61,3 +61,31 @@ export function hostBatcher<T>(run: BatchRunner<T>): (host: ConnectionSpec, item
 
   return (host, item) => new Promise<void>((resolve, reject) => enqueue(host, { item, resolve, reject }));
 }
+
+/**
+ * Which items run in this batch: the first of each key. Another resource of the same key (a replace creating before
+ * it deletes) waits for the next batch, so no two plans are made from one reading of one entry.
+ */
+export function firstOfEachKey(keys: string[]): boolean[] {
+  const seen = new Set<string>();
+  return keys.map((key) => {
+    if (seen.has(key)) return false;
+    seen.add(key);
+    return true;
+  });
+}
+
+/**
+ * Outcomes of items whose step groups ran in order (`groupOf[i]`: item i's group; undefined: it had none to run):
+ * done before the failed group, its error for the failed one (for all when none ran), to run again after it.
+ */
+export function outcomesAfter(
+  failure: { group: number | undefined; error: Error } | undefined,
+  groupOf: (number | undefined)[],
+): ItemOutcome[] {
+  return groupOf.map((group) => {
+    if (group === undefined || failure === undefined) return DONE;
+    if (failure.group === undefined || group === failure.group) return { error: failure.error };
+    return group < failure.group ? DONE : AGAIN;
+  });
+}

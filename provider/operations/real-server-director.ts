@@ -18,7 +18,7 @@ import { destinationFragmentPath, formerPath, snatFragmentPath } from "../render
 import { ipFamily } from "../schemas/ip";
 import { RealServerInputs } from "../schemas/realServer";
 import { applyHostClaims } from "./host-claims";
-import { AGAIN, DONE, hostBatcher, ItemOutcome } from "./host-batch";
+import { AGAIN, firstOfEachKey, hostBatcher, ItemOutcome, outcomesAfter } from "./host-batch";
 import { installIpvsBoot, ipvsBootFacts, removeIpvsBootIfUnused } from "./ipvs-boot";
 import { refuseForeign } from "./ownership";
 import { HostSession } from "./session";
@@ -104,35 +104,10 @@ async function readDirector(session: HostSession, entries: DirectorEntry[]) {
   return { facts, file, formerOf, snatRules, storedClaims: new Set(facts.claims.map((c) => c.id)) };
 }
 
-/**
- * The first entry of each key runs in this batch; another resource of the same key (a replace creating before it
- * deletes) waits for the next, so no two plans are made from one reading of one entry.
- */
-function firstOfEachKey(entries: DirectorEntry[]): boolean[] {
-  const seen = new Set<string>();
-  return entries.map((e) => {
-    if (seen.has(e.key)) return false;
-    seen.add(e.key);
-    return true;
-  });
-}
-
-/** Outcomes of a batch whose groups ran in order: done before the failed one, its error, the rest again. */
-function outcomesAfter(
-  failure: { group: number | undefined; error: Error } | undefined,
-  groupOf: (number | undefined)[],
-): ItemOutcome[] {
-  return groupOf.map((group) => {
-    if (group === undefined || failure === undefined) return DONE;
-    if (failure.group === undefined || group === failure.group) return { error: failure.error };
-    return group < failure.group ? DONE : AGAIN;
-  });
-}
-
 /** Writes a real server's entry on a director, with the real servers that arrive with it (see host-batch.ts). */
 export const convergeOnDirector = hostBatcher<RealServerInputs>(async (session, items) => {
   const entries = items.map(directorEntry);
-  const first = firstOfEachKey(entries);
+  const first = firstOfEachKey(entries.map((e) => e.key));
   const live = await readDirector(
     session,
     entries.filter((_, i) => first[i]),
@@ -192,7 +167,7 @@ export const convergeOnDirector = hostBatcher<RealServerInputs>(async (session, 
 /** Removes a real server's entry, files, SNAT rule and claim from a director, batched like convergeOnDirector. */
 export const removeFromDirector = hostBatcher<RealServerInputs>(async (session, items) => {
   const entries = items.map(directorEntry);
-  const first = firstOfEachKey(entries);
+  const first = firstOfEachKey(entries.map((e) => e.key));
   const live = await readDirector(
     session,
     entries.filter((_, i) => first[i]),

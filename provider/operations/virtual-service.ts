@@ -1,4 +1,3 @@
-import { fileFact } from "../facts/files";
 import { hostClaimsFact } from "../facts/hostClaims";
 import { IpvsService, isFwmarkService, serviceKey } from "../facts/ipvsModel";
 import { ipvsTableFact } from "../facts/ipvsTable";
@@ -7,24 +6,24 @@ import { routesFact, routeToFact } from "../facts/routes";
 import { announceSysctls } from "../plan/announce";
 import { desiredMarkRules, desiredService, serviceVips } from "../plan/desiredEntries";
 import { planFiles } from "../plan/files";
-import { holdsService, planFormerFileRemoval } from "../plan/formerFiles";
+import { formerFileOf, holdsService, planFormerFileRemoval } from "../plan/formerFiles";
 import { ClaimedVip, HostClaim } from "../plan/hostClaim";
 import { planMarkRules } from "../plan/markRules";
 import { Step } from "../plan/script";
 import { planService, planServiceRemoval, sameService } from "../plan/virtualService";
 import { renderServiceRules } from "../render/ipvsRules";
 import { renderMarkRules } from "../render/markRules";
-import { markFragmentPath, serviceFragmentPath } from "../render/paths";
+import { formerPath, markFragmentPath, serviceFragmentPath } from "../render/paths";
 import { canonicalIp, hostPrefixLength, ipFamily } from "../schemas/ip";
 import { serviceFamily } from "../schemas/serviceIdentity";
 import { VirtualServiceInputs } from "../schemas/virtualService";
 import { droppedDirectors } from "./directors";
-import { readFormerFile } from "./former-files";
+import { AGAIN, firstOfEachKey, hostBatcher, ItemOutcome, outcomesAfter } from "./host-batch";
 import { applyHostClaims } from "./host-claims";
 import { refuseForeign } from "./ownership";
 import { installIpvsBoot, ipvsBootFacts, removeIpvsBootIfUnused } from "./ipvs-boot";
 import { Listed, listedEntry } from "./listing";
-import { HostSession, withHost } from "./session";
+import { HostSession } from "./session";
 
 export function virtualServiceId(inputs: VirtualServiceInputs): string {
   return serviceKey(desiredService(inputs).id);
@@ -42,63 +41,170 @@ export async function applyVirtualService(
   inputs: VirtualServiceInputs,
   previous?: VirtualServiceInputs,
 ): Promise<void> {
-  const desired = desiredService(inputs);
   // A VIP held before and not any more is released (bindVip true -> false): its claim would re-add it at boot.
-  const released = previous?.bindVip === true && !binds(inputs);
-  await Promise.all(
-    inputs.directors.map((director) => withHost(director, (s) => converge(s, inputs, desired, released))),
-  );
+  const releaseVip = previous?.bindVip === true && !binds(inputs);
+  await Promise.all(inputs.directors.map((director) => convergeOnDirector(director, { inputs, releaseVip })));
   const removed = await droppedDirectors(previous?.directors ?? [], inputs.directors);
-  await Promise.all(removed.map((director) => withHost(director, (s) => remove(s, inputs))));
+  await Promise.all(removed.map((director) => removeFromDirector(director, inputs)));
 }
 
 const binds = (inputs: VirtualServiceInputs) => inputs.bindVip && serviceVips(inputs).length > 0;
 
-async function converge(
-  session: HostSession,
-  inputs: VirtualServiceInputs,
-  desired: IpvsService,
-  releaseVip: boolean,
-): Promise<void> {
-  const key = serviceKey(desired.id);
-  const fragment = serviceFragmentPath(key);
-  const live = await session.read({ table: ipvsTableFact(), fragment: fileFact(fragment), ...ipvsBootFacts() });
-  const former = await readFormerFile(session, serviceFragmentPath, key, holdsService(key));
-  const ours = live.fragment ?? former?.content ?? null;
-  refuseForeign(session, `virtual service ${key}`, live.table.services[key], ours, inputs.adopt);
-  await session.apply([
-    ...installIpvsBoot(live),
-    ...planFiles([{ path: fragment, content: renderServiceRules(desired) }], { [fragment]: live.fragment }),
-    ...planFormerFileRemoval(former),
-    ...planService(desired, live.table),
-    // Marks once the service exists: a marked packet before it would find no service and go to the local stack.
-    ...(await markSteps(session, inputs)),
-  ]);
-  // The VIPs come last, so that no packet reaches the director before the service exists.
-  if (binds(inputs)) {
-    const claim = await vipClaim(session, key, serviceVips(inputs), inputs.vipInterface);
-    await applyHostClaims(session, [claim], []);
-  } else if (releaseVip) {
-    await applyHostClaims(session, [], [vipClaimId(key)]);
-  }
+/** One virtual service as a director holds it, with the paths of its files. */
+interface ServiceEntry {
+  inputs: VirtualServiceInputs;
+  desired: IpvsService;
+  key: string;
+  fragment: string;
+  formerFragment: string | undefined;
+  /** A fwmark service's mark rules file; undefined for a service of VIP:port. */
+  markFragment: string | undefined;
 }
 
-/**
- * A fwmark service's mark rules and their boot file, converged to what its match says now (the match of `inputs`;
- * none when it is being removed). Rules of an older match are deleted; a service of VIP:port has none.
- */
-async function markSteps(session: HostSession, inputs: VirtualServiceInputs, removing = false): Promise<Step[]> {
-  const id = desiredService(inputs).id;
-  if (!isFwmarkService(id)) return [];
-  const key = serviceKey(id);
-  const path = markFragmentPath(key);
-  const rules = removing ? [] : desiredMarkRules(inputs);
-  const live = await session.read({ marks: markRulesFact(serviceFamily(inputs)), fragment: fileFact(path) });
-  return [
-    ...planFiles([{ path, content: rules.length > 0 ? renderMarkRules(rules) : null }], { [path]: live.fragment }),
-    ...planMarkRules(key, rules, live.marks),
-  ];
+function serviceEntry(inputs: VirtualServiceInputs): ServiceEntry {
+  const desired = desiredService(inputs);
+  const key = serviceKey(desired.id);
+  return {
+    inputs,
+    desired,
+    key,
+    fragment: serviceFragmentPath(key),
+    formerFragment: formerPath(serviceFragmentPath, key),
+    markFragment: isFwmarkService(desired.id) ? markFragmentPath(key) : undefined,
+  };
 }
+
+/** Table, boot replay, stored claims, the entries' files and (for fwmark services) mark rules: one round trip. */
+async function readDirector(session: HostSession, entries: ServiceEntry[]) {
+  const families = new Set(entries.filter((e) => e.markFragment).map((e) => serviceFamily(e.inputs)));
+  const { facts, files } = await session.readWithFiles(
+    {
+      table: ipvsTableFact(),
+      claims: hostClaimsFact(),
+      ...ipvsBootFacts(),
+      ...(families.has("inet") ? { marks4: markRulesFact("inet") } : {}),
+      ...(families.has("inet6") ? { marks6: markRulesFact("inet6") } : {}),
+    },
+    entries.flatMap((e) => [e.fragment, e.formerFragment, e.markFragment]).filter((p) => p !== undefined),
+  );
+  const file = (path: string | undefined) => (path === undefined ? null : (files.get(path) ?? null));
+  return {
+    facts,
+    file,
+    former: (entry: ServiceEntry) =>
+      formerFileOf(entry.formerFragment, file(entry.formerFragment), holdsService(entry.key)),
+    /**
+     * A fwmark service's mark rules and their boot file, converged to its match (none when it is being removed).
+     * Rules of an older match are deleted; a service of VIP:port has none.
+     */
+    markSteps: (entry: ServiceEntry, removing: boolean): Step[] => {
+      if (!entry.markFragment) return [];
+      const rules = removing ? [] : desiredMarkRules(entry.inputs);
+      const live = (serviceFamily(entry.inputs) === "inet6" ? facts.marks6 : facts.marks4) ?? [];
+      const path = entry.markFragment;
+      return [
+        ...planFiles([{ path, content: rules.length > 0 ? renderMarkRules(rules) : null }], { [path]: file(path) }),
+        ...planMarkRules(entry.key, rules, live),
+      ];
+    },
+    storedClaims: new Set(facts.claims.map((c) => c.id)),
+  };
+}
+
+const convergeOnDirector = hostBatcher<{ inputs: VirtualServiceInputs; releaseVip: boolean }>(
+  async (session, items) => {
+    const entries = items.map((item) => serviceEntry(item.inputs));
+    const first = firstOfEachKey(entries.map((e) => e.key));
+    const live = await readDirector(
+      session,
+      entries.filter((_, i) => first[i]),
+    );
+    const outcomes: (ItemOutcome | undefined)[] = entries.map((_, i) => (first[i] ? undefined : AGAIN));
+    const groups: Step[][] = [];
+    const groupOf: (number | undefined)[] = entries.map(() => undefined);
+    entries.forEach((entry, i) => {
+      if (!first[i]) return;
+      const former = live.former(entry);
+      try {
+        const ours = live.file(entry.fragment) ?? former?.content ?? null;
+        refuseForeign(
+          session,
+          `virtual service ${entry.key}`,
+          live.facts.table.services[entry.key],
+          ours,
+          entry.inputs.adopt,
+        );
+      } catch (error) {
+        outcomes[i] = { error: error as Error };
+        return;
+      }
+      groupOf[i] = groups.length;
+      groups.push([
+        ...planFiles([{ path: entry.fragment, content: renderServiceRules(entry.desired) }], {
+          [entry.fragment]: live.file(entry.fragment),
+        }),
+        ...planFormerFileRemoval(former),
+        ...planService(entry.desired, live.facts.table),
+        // Marks once the service exists: a marked packet before it would find no service and go to the local stack.
+        ...live.markSteps(entry, false),
+      ]);
+    });
+    const failure = await session.applyGroups([installIpvsBoot(live.facts), ...groups]);
+    // Group 0 is the boot replay, which every entry needs: its failure is theirs.
+    const ran = outcomesAfter(
+      failure && { error: failure.error, group: failure.group ? failure.group - 1 : undefined },
+      groupOf,
+    );
+    const result = entries.map((_, i) => outcomes[i] ?? ran[i]);
+    // The VIPs come last, so that no packet reaches the director before the service exists.
+    const claims: HostClaim[] = [];
+    const released: string[] = [];
+    for (const [i, entry] of entries.entries()) {
+      if (!("done" in result[i])) continue;
+      if (binds(entry.inputs)) {
+        try {
+          claims.push(await vipClaim(session, entry.key, serviceVips(entry.inputs), entry.inputs.vipInterface));
+        } catch (error) {
+          result[i] = { error: error as Error };
+        }
+      } else if (items[i].releaseVip && live.storedClaims.has(vipClaimId(entry.key))) {
+        released.push(vipClaimId(entry.key));
+      }
+    }
+    if (claims.length + released.length > 0) await applyHostClaims(session, claims, released);
+    return result;
+  },
+);
+
+const removeFromDirector = hostBatcher<VirtualServiceInputs>(async (session, items) => {
+  const entries = items.map(serviceEntry);
+  const first = firstOfEachKey(entries.map((e) => e.key));
+  const live = await readDirector(
+    session,
+    entries.filter((_, i) => first[i]),
+  );
+  // VIPs first, then the marks: clients stop arriving before the service goes.
+  const vipClaims = entries.map((e) => vipClaimId(e.key)).filter((id) => live.storedClaims.has(id));
+  if (vipClaims.length > 0) await applyHostClaims(session, [], vipClaims);
+  const groupOf: (number | undefined)[] = entries.map(() => undefined);
+  const groups: Step[][] = [];
+  entries.forEach((entry, i) => {
+    if (!first[i]) return;
+    const former = live.former(entry);
+    const fragment = live.file(entry.fragment);
+    groupOf[i] = groups.length;
+    groups.push([
+      ...live.markSteps(entry, true),
+      ...planFiles([{ path: entry.fragment, content: null }], { [entry.fragment]: fragment }),
+      ...planFormerFileRemoval(former),
+      // Only a service we created (its boot fragment is written with it) or adopted: never one that was there before.
+      ...(fragment !== null || former !== undefined ? planServiceRemoval(entry.desired.id, live.facts.table) : []),
+    ]);
+  });
+  const outcomes = outcomesAfter(await session.applyGroups(groups), groupOf).map((o, i) => (first[i] ? o : AGAIN));
+  await removeIpvsBootIfUnused(session);
+  return outcomes;
+});
 
 async function vipClaim(session: HostSession, key: string, vips: string[], configured?: string): Promise<HostClaim> {
   const family = ipFamily(vips[0]) ?? "inet";
@@ -131,26 +237,8 @@ async function vipDevice(session: HostSession, key: string, vip: string, cidr: s
   return dev;
 }
 
-async function remove(session: HostSession, inputs: VirtualServiceInputs): Promise<void> {
-  const desired = desiredService(inputs);
-  const key = serviceKey(desired.id);
-  const fragment = serviceFragmentPath(key);
-  // VIPs first, then the marks: clients stop arriving before the service goes.
-  await applyHostClaims(session, [], [vipClaimId(key)]);
-  await session.apply(await markSteps(session, inputs, true));
-  const live = await session.read({ table: ipvsTableFact(), fragment: fileFact(fragment) });
-  const former = await readFormerFile(session, serviceFragmentPath, key, holdsService(key));
-  await session.apply([
-    ...planFiles([{ path: fragment, content: null }], { [fragment]: live.fragment }),
-    ...planFormerFileRemoval(former),
-    // Only a service we created (its boot fragment is written with it) or adopted: never one that was there before.
-    ...(live.fragment !== null || former !== undefined ? planServiceRemoval(desired.id, live.table) : []),
-  ]);
-  await removeIpvsBootIfUnused(session);
-}
-
 export async function removeVirtualService(inputs: VirtualServiceInputs): Promise<void> {
-  await Promise.all(inputs.directors.map((director) => withHost(director, (s) => remove(s, inputs))));
+  await Promise.all(inputs.directors.map((director) => removeFromDirector(director, inputs)));
 }
 
 /** The service as the directors list it (one that drifted first) and the directors that lack it. */

@@ -1,0 +1,87 @@
+// A director on the in-process SSH server for counting what operations send it. Reads run for real there (`ipvsadm`
+// prints captured real output, test/fixtures/ipvsadm); change scripts are kept and never run on this machine: a
+// stand-in `sh` keeps them, and can fail the step holding a chosen text the way applyScript reports a failure.
+import { chmodSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "fs";
+import { tmpdir } from "os";
+import { join } from "path";
+import { FakeServer, PASSWORD, startFakeServer } from "../remote/fake-ssh-server";
+
+const fixtures = join(__dirname, "../../fixtures/ipvsadm");
+
+// Only reads (fact batches, as the command or on stdin) and the lock run, in /bin/sh; reads on stdin are kept in
+// $SCRIPTS as read-*. Anything else on stdin is a change script: kept in $SCRIPTS, never run.
+const standInShell = [
+  "#!/bin/sh",
+  'case "$2" in *@@lvs-pulumi-fact@@*|*flock*) exec /bin/sh "$@" ;; esac',
+  "script=$(cat)",
+  'case "$script" in *@@lvs-pulumi-fact@@*) printf "%s\\n" "$script" > "$SCRIPTS/read-$(date +%s%N)"; printf "%s\\n" "$script" | /bin/sh; exit ;; esac',
+  'out="$SCRIPTS/$(date +%s%N).sh"; printf "%s\\n" "$script" > "$out"',
+  '[ -n "$FAIL_ON" ] || exit 0',
+  'step=$(awk -v text="$FAIL_ON" \'/^lvs_step=/ { n = substr($0, 10) } /^ipvsadm/ && index($0, text) { print n; exit }\' "$out")',
+  '[ -z "$step" ] && exit 0',
+  'echo "Memory allocation problem" >&2; echo "lvs-pulumi: failed at step $step" >&2; exit 1',
+].join("\n");
+
+const fakeIpvsadm = [
+  "#!/bin/sh",
+  'case "$*" in',
+  `  "-Sn") cat ${fixtures}/ipvsadm-Sn.txt ;;`,
+  `  "-Ln --exact --thresholds") cat ${fixtures}/ipvsadm-Ln-exact-thresholds.txt ;;`,
+  `  *) echo "unexpected: ipvsadm $*" >&2; exit 2 ;;`,
+  "esac",
+].join("\n");
+
+export interface StandInDirector {
+  connection: { host: string; port: number; user: string; password: string; hostKey: string };
+  /** Forget what was counted; with `failOn`, the first ipvsadm step holding that text fails. */
+  reset(failOn?: string): void;
+  /** Lock channels, table reads and change scripts seen, and per script the ipvsadm steps starting with `verb`. */
+  counted(verb: string): { locks: number; tableReads: number; scripts: number; steps: number[] };
+  close(): Promise<void>;
+}
+
+export async function startStandInDirector(): Promise<StandInDirector> {
+  const bin = mkdtempSync(join(tmpdir(), "lvs-fake-bin-"));
+  const scripts = mkdtempSync(join(tmpdir(), "lvs-fake-scripts-"));
+  for (const [name, body] of [
+    ["sh", standInShell],
+    ["ipvsadm", fakeIpvsadm],
+  ]) {
+    writeFileSync(join(bin, name), `${body}\n`);
+    chmodSync(join(bin, name), 0o755);
+  }
+  const server: FakeServer = await startFakeServer();
+  const reset = (failOn?: string) => {
+    server.commands.length = 0;
+    for (const file of readdirSync(scripts)) rmSync(join(scripts, file));
+    server.env = { ...process.env, PATH: `${bin}:${process.env.PATH}`, SCRIPTS: scripts, FAIL_ON: failOn ?? "" };
+  };
+  reset();
+  return {
+    connection: {
+      host: "127.0.0.1",
+      port: server.port,
+      user: "tester",
+      password: PASSWORD,
+      hostKey: server.fingerprint,
+    },
+    reset,
+    counted: (verb) => {
+      const kept = readdirSync(scripts).sort();
+      const content = (file: string) => readFileSync(join(scripts, file), "utf8");
+      const applied = kept.filter((file) => file.endsWith(".sh")).map(content);
+      const readsOnStdin = kept.filter((file) => file.startsWith("read-")).map(content);
+      return {
+        locks: server.commands.filter((c) => c.includes("flock")).length,
+        tableReads: [...server.commands, ...readsOnStdin].filter((c) => c.includes("ipvsadm -Sn")).length,
+        scripts: applied.length,
+        steps: applied.map((script) => script.split("\n").filter((line) => line.startsWith(`ipvsadm ${verb}`)).length),
+      };
+    },
+    close: async () => {
+      await server.close();
+      rmSync(bin, { recursive: true, force: true });
+      rmSync(scripts, { recursive: true, force: true });
+    },
+  };
+}
