@@ -3,6 +3,7 @@
 // the work per resource grew with the table. While a batch waits for the lock, later arrivals join it; once it holds
 // the lock, arrivals start the next one. Each item still succeeds or fails on its own.
 import { ConnectionSpec, connectionKey } from "../remote";
+import { Step } from "../plan/script";
 import { HostSession, withHost } from "./session";
 
 /** What a batch says of one of its items: done, failed with its own error, or to run again in the next batch. */
@@ -62,30 +63,57 @@ export function hostBatcher<T>(run: BatchRunner<T>): (host: ConnectionSpec, item
   return (host, item) => new Promise<void>((resolve, reject) => enqueue(host, { item, resolve, reject }));
 }
 
-/**
- * Which items run in this batch: the first of each key. Another resource of the same key (a replace creating before
- * it deletes) waits for the next batch, so no two plans are made from one reading of one entry.
- */
-export function firstOfEachKey(keys: string[]): boolean[] {
-  const seen = new Set<string>();
-  return keys.map((key) => {
-    if (seen.has(key)) return false;
-    seen.add(key);
-    return true;
-  });
+/** A batch's items planned: one group of steps per item that runs now, and the outcome of those that do not. */
+export interface PlannedBatch {
+  groups: Step[][];
+  /** Item i's group; undefined for an item that does not run now (its outcome is in `settled`). */
+  groupOf: (number | undefined)[];
+  settled: (ItemOutcome | undefined)[];
 }
 
 /**
- * Outcomes of items whose step groups ran in order (`groupOf[i]`: item i's group; undefined: it had none to run):
- * done before the failed group, its error for the failed one (for all when none ran), to run again after it.
+ * Plans each item. An item whose `plan` throws (refused before anything runs) fails alone. Only the first item of a
+ * key runs in a batch: another resource of the same key (a replace creating before it deletes) waits for the next,
+ * so no two plans are made from one reading of one entry.
  */
-export function outcomesAfter(
-  failure: { group: number | undefined; error: Error } | undefined,
-  groupOf: (number | undefined)[],
-): ItemOutcome[] {
-  return groupOf.map((group) => {
-    if (group === undefined || failure === undefined) return DONE;
-    if (failure.group === undefined || group === failure.group) return { error: failure.error };
-    return group < failure.group ? DONE : AGAIN;
+export function planBatch<E extends { key: string }>(entries: E[], plan: (entry: E) => Step[]): PlannedBatch {
+  const planned: PlannedBatch = { groups: [], groupOf: [], settled: [] };
+  const seen = new Set<string>();
+  for (const entry of entries) {
+    let outcome: ItemOutcome | undefined;
+    let group: number | undefined;
+    if (seen.has(entry.key)) outcome = AGAIN;
+    else {
+      seen.add(entry.key);
+      try {
+        planned.groups.push(plan(entry));
+        group = planned.groups.length - 1;
+      } catch (error) {
+        outcome = { error: error as Error };
+      }
+    }
+    planned.groupOf.push(group);
+    planned.settled.push(outcome);
+  }
+  return planned;
+}
+
+/**
+ * Runs the planned groups as one script after `shared` steps every item needs, stopping at the first failure: the
+ * items before it are done, the failed one gets its error (all do when a shared step failed), the rest run again.
+ */
+export async function applyBatch(
+  session: HostSession,
+  planned: PlannedBatch,
+  shared: Step[] = [],
+): Promise<ItemOutcome[]> {
+  const failure = await session.applyGroups([shared, ...planned.groups]);
+  const failed = failure?.group ? failure.group - 1 : undefined;
+  return planned.groupOf.map((group, i) => {
+    const settled = planned.settled[i];
+    if (settled) return settled;
+    if (failure === undefined || group === undefined) return DONE;
+    if (failed === undefined || group === failed) return { error: failure.error };
+    return group < failed ? DONE : AGAIN;
   });
 }

@@ -11,14 +11,13 @@ import { formerFileOf, holdsDestination, holdsSnatRule, planFormerFileRemoval } 
 import { HostClaim } from "../plan/hostClaim";
 import { planDestination, planDestinationRemoval } from "../plan/realServer";
 import { planSnatRule, planSnatRuleRemoval } from "../plan/snat";
-import { Step } from "../plan/script";
 import { renderDestinationRules } from "../render/ipvsRules";
 import { renderSnatRule } from "../render/snatRules";
 import { destinationFragmentPath, formerPath, snatFragmentPath } from "../render/paths";
 import { ipFamily } from "../schemas/ip";
 import { RealServerInputs } from "../schemas/realServer";
 import { applyHostClaims } from "./host-claims";
-import { AGAIN, firstOfEachKey, hostBatcher, ItemOutcome, outcomesAfter } from "./host-batch";
+import { applyBatch, hostBatcher, planBatch } from "./host-batch";
 import { installIpvsBoot, ipvsBootFacts, removeIpvsBootIfUnused } from "./ipvs-boot";
 import { refuseForeign } from "./ownership";
 import { HostSession } from "./session";
@@ -107,38 +106,19 @@ async function readDirector(session: HostSession, entries: DirectorEntry[]) {
 /** Writes a real server's entry on a director, with the real servers that arrive with it (see host-batch.ts). */
 export const convergeOnDirector = hostBatcher<RealServerInputs>(async (session, items) => {
   const entries = items.map(directorEntry);
-  const first = firstOfEachKey(entries.map((e) => e.key));
-  const live = await readDirector(
-    session,
-    entries.filter((_, i) => first[i]),
-  );
-  const outcomes: (ItemOutcome | undefined)[] = entries.map((_, i) => (first[i] ? undefined : AGAIN));
-  const groups: Step[][] = [];
-  const groupOf: (number | undefined)[] = entries.map(() => undefined);
+  const live = await readDirector(session, entries);
   const claims: HostClaim[] = [];
   const released: string[] = [];
-  entries.forEach((entry, i) => {
-    if (!first[i]) return;
+  const planned = planBatch(entries, (entry) => {
     const former = live.formerOf(entry);
-    try {
-      const ours = live.file(entry.fragment) ?? former.fragment?.content ?? null;
-      refuseForeign(
-        session,
-        `real server ${entry.key}`,
-        live.facts.table.destinations[entry.key],
-        ours,
-        entry.inputs.adopt,
-      );
-    } catch (error) {
-      outcomes[i] = { error: error as Error };
-      return;
-    }
+    const ours = live.file(entry.fragment) ?? former.fragment?.content ?? null;
+    const table = live.facts.table;
+    refuseForeign(session, `real server ${entry.key}`, table.destinations[entry.key], ours, entry.inputs.adopt);
     const claim = directorClaim(entry);
     if (!holdsNothing(claim)) claims.push(claim);
     else if (live.storedClaims.has(claim.id)) released.push(claim.id);
     const { snat } = entry;
-    groupOf[i] = groups.length;
-    groups.push([
+    return [
       ...planFiles(
         [
           { path: entry.fragment, content: renderDestinationRules(entry.dest) },
@@ -150,42 +130,28 @@ export const convergeOnDirector = hostBatcher<RealServerInputs>(async (session, 
       ...planFormerFileRemoval(former.snat),
       // SNAT before the destination: the first packet forwarded must already leave with the DIP.
       ...(snat ? planSnatRule(snat, live.snatRules(snat)) : []),
-      ...planDestination(entry.dest, live.facts.table),
-    ]);
+      ...planDestination(entry.dest, table),
+    ];
   });
   // Forwarding (NAT) is on before a destination that needs it is added.
   if (claims.length + released.length > 0) await applyHostClaims(session, claims, released);
-  const failure = await session.applyGroups([installIpvsBoot(live.facts), ...groups]);
-  // Group 0 is the boot replay, which every entry needs: its failure is theirs.
-  const ran = outcomesAfter(
-    failure && { error: failure.error, group: failure.group ? failure.group - 1 : undefined },
-    groupOf,
-  );
-  return entries.map((_, i) => outcomes[i] ?? ran[i]);
+  return applyBatch(session, planned, installIpvsBoot(live.facts));
 });
 
 /** Removes a real server's entry, files, SNAT rule and claim from a director, batched like convergeOnDirector. */
 export const removeFromDirector = hostBatcher<RealServerInputs>(async (session, items) => {
   const entries = items.map(directorEntry);
-  const first = firstOfEachKey(entries.map((e) => e.key));
-  const live = await readDirector(
-    session,
-    entries.filter((_, i) => first[i]),
-  );
-  const groupOf: (number | undefined)[] = entries.map(() => undefined);
-  const groups: Step[][] = [];
-  entries.forEach((entry, i) => {
-    if (!first[i]) return;
+  const live = await readDirector(session, entries);
+  const planned = planBatch(entries, (entry) => {
     const former = live.formerOf(entry);
     const fragment = live.file(entry.fragment);
-    const snat = entry.snat;
-    groupOf[i] = groups.length;
-    groups.push([
+    const { snat, dest } = entry;
+    return [
       ...planFiles([{ path: entry.fragment, content: null }], { [entry.fragment]: fragment }),
       ...planFormerFileRemoval(former.fragment),
       // Only an entry we created or adopted (it has our boot fragment): never one that was there before.
       ...(fragment !== null || former.fragment !== undefined
-        ? planDestinationRemoval(entry.dest.service, entry.dest.address, entry.dest.port, live.facts.table)
+        ? planDestinationRemoval(dest.service, dest.address, dest.port, live.facts.table)
         : []),
       ...(snat
         ? [
@@ -196,10 +162,9 @@ export const removeFromDirector = hostBatcher<RealServerInputs>(async (session, 
             ...planSnatRuleRemoval(snat, live.snatRules(snat)),
           ]
         : []),
-    ]);
+    ];
   });
-  const failure = await session.applyGroups(groups);
-  const outcomes = outcomesAfter(failure, groupOf).map((outcome, i) => (first[i] ? outcome : AGAIN));
+  const outcomes = await applyBatch(session, planned);
   const released = entries
     .filter((e, i) => "done" in outcomes[i] && live.storedClaims.has(directorClaimId(e.key)))
     .map((e) => directorClaimId(e.key));

@@ -18,7 +18,7 @@ import { canonicalIp, hostPrefixLength, ipFamily } from "../schemas/ip";
 import { serviceFamily } from "../schemas/serviceIdentity";
 import { VirtualServiceInputs } from "../schemas/virtualService";
 import { droppedDirectors } from "./directors";
-import { AGAIN, firstOfEachKey, hostBatcher, ItemOutcome, outcomesAfter } from "./host-batch";
+import { applyBatch, hostBatcher, planBatch } from "./host-batch";
 import { applyHostClaims } from "./host-claims";
 import { refuseForeign } from "./ownership";
 import { installIpvsBoot, ipvsBootFacts, removeIpvsBootIfUnused } from "./ipvs-boot";
@@ -114,94 +114,61 @@ async function readDirector(session: HostSession, entries: ServiceEntry[]) {
 const convergeOnDirector = hostBatcher<{ inputs: VirtualServiceInputs; releaseVip: boolean }>(
   async (session, items) => {
     const entries = items.map((item) => serviceEntry(item.inputs));
-    const first = firstOfEachKey(entries.map((e) => e.key));
-    const live = await readDirector(
-      session,
-      entries.filter((_, i) => first[i]),
-    );
-    const outcomes: (ItemOutcome | undefined)[] = entries.map((_, i) => (first[i] ? undefined : AGAIN));
-    const groups: Step[][] = [];
-    const groupOf: (number | undefined)[] = entries.map(() => undefined);
-    entries.forEach((entry, i) => {
-      if (!first[i]) return;
+    const live = await readDirector(session, entries);
+    const planned = planBatch(entries, (entry) => {
       const former = live.former(entry);
-      try {
-        const ours = live.file(entry.fragment) ?? former?.content ?? null;
-        refuseForeign(
-          session,
-          `virtual service ${entry.key}`,
-          live.facts.table.services[entry.key],
-          ours,
-          entry.inputs.adopt,
-        );
-      } catch (error) {
-        outcomes[i] = { error: error as Error };
-        return;
-      }
-      groupOf[i] = groups.length;
-      groups.push([
+      const ours = live.file(entry.fragment) ?? former?.content ?? null;
+      const table = live.facts.table;
+      refuseForeign(session, `virtual service ${entry.key}`, table.services[entry.key], ours, entry.inputs.adopt);
+      return [
         ...planFiles([{ path: entry.fragment, content: renderServiceRules(entry.desired) }], {
           [entry.fragment]: live.file(entry.fragment),
         }),
         ...planFormerFileRemoval(former),
-        ...planService(entry.desired, live.facts.table),
+        ...planService(entry.desired, table),
         // Marks once the service exists: a marked packet before it would find no service and go to the local stack.
         ...live.markSteps(entry, false),
-      ]);
+      ];
     });
-    const failure = await session.applyGroups([installIpvsBoot(live.facts), ...groups]);
-    // Group 0 is the boot replay, which every entry needs: its failure is theirs.
-    const ran = outcomesAfter(
-      failure && { error: failure.error, group: failure.group ? failure.group - 1 : undefined },
-      groupOf,
-    );
-    const result = entries.map((_, i) => outcomes[i] ?? ran[i]);
+    const outcomes = await applyBatch(session, planned, installIpvsBoot(live.facts));
     // The VIPs come last, so that no packet reaches the director before the service exists.
     const claims: HostClaim[] = [];
     const released: string[] = [];
     for (const [i, entry] of entries.entries()) {
-      if (!("done" in result[i])) continue;
+      if (!("done" in outcomes[i])) continue;
       if (binds(entry.inputs)) {
         try {
           claims.push(await vipClaim(session, entry.key, serviceVips(entry.inputs), entry.inputs.vipInterface));
         } catch (error) {
-          result[i] = { error: error as Error };
+          outcomes[i] = { error: error as Error };
         }
       } else if (items[i].releaseVip && live.storedClaims.has(vipClaimId(entry.key))) {
         released.push(vipClaimId(entry.key));
       }
     }
     if (claims.length + released.length > 0) await applyHostClaims(session, claims, released);
-    return result;
+    return outcomes;
   },
 );
 
 const removeFromDirector = hostBatcher<VirtualServiceInputs>(async (session, items) => {
   const entries = items.map(serviceEntry);
-  const first = firstOfEachKey(entries.map((e) => e.key));
-  const live = await readDirector(
-    session,
-    entries.filter((_, i) => first[i]),
-  );
+  const live = await readDirector(session, entries);
   // VIPs first, then the marks: clients stop arriving before the service goes.
   const vipClaims = entries.map((e) => vipClaimId(e.key)).filter((id) => live.storedClaims.has(id));
   if (vipClaims.length > 0) await applyHostClaims(session, [], vipClaims);
-  const groupOf: (number | undefined)[] = entries.map(() => undefined);
-  const groups: Step[][] = [];
-  entries.forEach((entry, i) => {
-    if (!first[i]) return;
+  const planned = planBatch(entries, (entry) => {
     const former = live.former(entry);
     const fragment = live.file(entry.fragment);
-    groupOf[i] = groups.length;
-    groups.push([
+    return [
       ...live.markSteps(entry, true),
       ...planFiles([{ path: entry.fragment, content: null }], { [entry.fragment]: fragment }),
       ...planFormerFileRemoval(former),
       // Only a service we created (its boot fragment is written with it) or adopted: never one that was there before.
       ...(fragment !== null || former !== undefined ? planServiceRemoval(entry.desired.id, live.facts.table) : []),
-    ]);
+    ];
   });
-  const outcomes = outcomesAfter(await session.applyGroups(groups), groupOf).map((o, i) => (first[i] ? o : AGAIN));
+  const outcomes = await applyBatch(session, planned);
   await removeIpvsBootIfUnused(session);
   return outcomes;
 });

@@ -4,6 +4,8 @@
 import { chmodSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "fs";
 import { tmpdir } from "os";
 import { join } from "path";
+import { closeAll } from "../../../provider/remote/pool";
+import { configureRemote } from "../../../provider/remote/settings";
 import { FakeServer, PASSWORD, startFakeServer } from "../remote/fake-ssh-server";
 
 const fixtures = join(__dirname, "../../fixtures/ipvsadm");
@@ -83,5 +85,23 @@ export async function startStandInDirector(): Promise<StandInDirector> {
       rmSync(bin, { recursive: true, force: true });
       rmSync(scripts, { recursive: true, force: true });
     },
+  };
+}
+
+/** A stand-in director for the tests of one file: started before them, reset before each, closed after them. */
+export function useStandInDirector(): () => StandInDirector {
+  let director: StandInDirector | undefined;
+  beforeAll(async () => {
+    configureRemote({ backoffInitialMs: 20, backoffMaxMs: 200 });
+    director = await startStandInDirector();
+  });
+  beforeEach(() => director?.reset());
+  afterAll(async () => {
+    closeAll();
+    await director?.close();
+  });
+  return () => {
+    if (!director) throw new Error("the stand-in director is not started");
+    return director;
   };
 }

@@ -1,29 +1,17 @@
 // What reaches a director when many virtual services are written at once, counted on a stand-in director
 // (stand-in-director.ts: real reads of captured output, change scripts kept and never run).
 import { applyVirtualService, removeVirtualService } from "../../../provider/operations/virtual-service";
-import { closeAll } from "../../../provider/remote/pool";
-import { configureRemote } from "../../../provider/remote/settings";
 import { virtualServiceInputsSchema } from "../../../provider/schemas/virtualService";
-import { StandInDirector, startStandInDirector } from "./stand-in-director";
+import { useStandInDirector } from "./stand-in-director";
 
-let director: StandInDirector;
-
-beforeAll(async () => {
-  configureRemote({ backoffInitialMs: 20, backoffMaxMs: 200 });
-  director = await startStandInDirector();
-});
-beforeEach(() => director.reset());
-afterAll(async () => {
-  closeAll();
-  await director.close();
-});
+const director = useStandInDirector();
 
 const vip = (i: number) => `203.0.113.${150 + i}`;
 
 const services = (count: number) =>
   Array.from({ length: count }, (_, i) =>
     virtualServiceInputsSchema().parse({
-      directors: [director.connection],
+      directors: [director().connection],
       protocol: "tcp",
       address: vip(i),
       port: 80,
@@ -34,20 +22,20 @@ const services = (count: number) =>
 
 test("20 virtual services created together: one lock, one table read and one script on the director", async () => {
   await Promise.all(services(20).map((inputs) => applyVirtualService(inputs)));
-  expect(director.counted("-A")).toEqual({ locks: 1, tableReads: 1, scripts: 1, steps: [20] });
+  expect(director().counted("-A")).toEqual({ locks: 1, tableReads: 1, scripts: 1, steps: [20] });
 });
 
 test("20 virtual services removed together: one lock and one table read", async () => {
   await Promise.all(services(20).map((inputs) => removeVirtualService(inputs)));
   // Nothing of ours is on this stand-in host (its scripts never ran), so there is nothing to change.
-  expect(director.counted("-D")).toEqual({ locks: 1, tableReads: 1, scripts: 0, steps: [] });
+  expect(director().counted("-D")).toEqual({ locks: 1, tableReads: 1, scripts: 0, steps: [] });
 });
 
 test("a service whose step fails fails alone: the ones before are done, the rest run in the next batch", async () => {
-  director.reset(`-t ${vip(3)}:80`);
+  director().reset(`-t ${vip(3)}:80`);
   const results = await Promise.allSettled(services(20).map((inputs) => applyVirtualService(inputs)));
   const failed = results.flatMap((r, i) => (r.status === "rejected" ? [{ i, message: String(r.reason) }] : []));
   expect(failed.map((f) => f.i)).toEqual([3]);
   expect(failed[0].message).toContain(`ipvsadm -A -t ${vip(3)}:80 -s wrr`);
-  expect(director.counted("-A")).toEqual({ locks: 2, tableReads: 2, scripts: 2, steps: [20, 16] });
+  expect(director().counted("-A")).toEqual({ locks: 2, tableReads: 2, scripts: 2, steps: [20, 16] });
 });
