@@ -101,8 +101,10 @@ export class LabStack {
     return this.engine.readState()[urnOf(name, kind)].outputs;
   }
 
+  /** Stops the provider host and removes the state folder (it holds secret outputs in plain text). */
   async stop(): Promise<void> {
     await this.host.stop();
+    fs.rmSync(path.dirname(this.engine.statePath), { recursive: true, force: true });
   }
 }
 

@@ -123,6 +123,8 @@ describe("the lab stack, as `pulumi preview / up / destroy -s lab` runs it", () 
     topology = stackConfig()["lvs:topology"] as Topology;
     configure();
   });
+  // The state file holds secret outputs in plain text.
+  afterAll(() => fs.rmSync(path.dirname(stack.options.statePath), { recursive: true, force: true }));
   afterEach(() => {
     // What `pulumi` would have shown, for the test log.
     console.log(display());
