@@ -72,29 +72,36 @@ export interface PlannedBatch {
 }
 
 /**
- * Plans each item. An item whose `plan` throws (refused before anything runs) fails alone. Only the first item of a
- * key runs in a batch: another resource of the same key (a replace creating before it deletes) waits for the next,
- * so no two plans are made from one reading of one entry.
+ * Which items run in this batch: the first of each key. Another item of the same key (a replace creating before it
+ * deletes, a create and a delete of one claim) waits for the next batch, so no two plans are made from one reading
+ * of one entry, and their order holds.
  */
+export function firstOfEachKey(keys: string[]): boolean[] {
+  const seen = new Set<string>();
+  return keys.map((key) => {
+    const first = !seen.has(key);
+    seen.add(key);
+    return first;
+  });
+}
+
+/** Plans each item that runs in this batch (firstOfEachKey). An item whose `plan` throws (refused) fails alone. */
 export function planBatch<E extends { key: string }>(entries: E[], plan: (entry: E) => Step[]): PlannedBatch {
   const planned: PlannedBatch = { groups: [], groupOf: [], settled: [] };
-  const seen = new Set<string>();
-  for (const entry of entries) {
-    let outcome: ItemOutcome | undefined;
+  const first = firstOfEachKey(entries.map((entry) => entry.key));
+  entries.forEach((entry, i) => {
+    let outcome: ItemOutcome | undefined = first[i] ? undefined : AGAIN;
     let group: number | undefined;
-    if (seen.has(entry.key)) outcome = AGAIN;
-    else {
-      seen.add(entry.key);
+    if (first[i]) {
       try {
-        planned.groups.push(plan(entry));
-        group = planned.groups.length - 1;
+        group = planned.groups.push(plan(entry)) - 1;
       } catch (error) {
         outcome = { error: error as Error };
       }
     }
     planned.groupOf.push(group);
     planned.settled.push(outcome);
-  }
+  });
   return planned;
 }
 

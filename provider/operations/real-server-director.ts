@@ -49,10 +49,6 @@ function directorEntry(inputs: RealServerInputs): DirectorEntry {
   };
 }
 
-const paths = (entries: DirectorEntry[]) =>
-  entries.flatMap((e) => [e.fragment, e.snatFragment, e.formerFragment, e.formerSnatFragment]).filter(isPath);
-const isPath = (path: string | undefined): path is string => path !== undefined;
-
 const directorClaimId = (key: string) => `rs-director:${key}`;
 
 /** The director-side needs of NAT: forwarding for replies; fullnat also tracks IPVS connections for its SNAT. */
@@ -78,22 +74,26 @@ function directorClaim(entry: DirectorEntry): HostClaim {
 
 // DR and TUN need nothing of the director beyond the entry: no claim file for them.
 const holdsNothing = (claim: HostClaim) =>
-  Object.keys(claim.sysctls).length + claim.modules.length + claim.vips.length + claim.routes.length === 0;
+  Object.keys(claim.sysctls).length +
+    claim.modules.length +
+    claim.vips.length +
+    claim.routes.length +
+    claim.links.length ===
+  0;
 
 /** The director's table, boot replay, files, SNAT rules (when an entry has one) and stored claims: one round trip. */
 async function readDirector(session: HostSession, entries: DirectorEntry[]) {
   const snat = entries.some((e) => e.snat !== undefined);
-  const { facts, files } = await session.readWithFiles(
+  const { facts, file } = await session.readWithFiles(
     {
       table: ipvsTableFact(),
       claims: hostClaimsFact(),
       ...(snat ? { snat4: snatRulesFact("inet"), snat6: snatRulesFact("inet6") } : {}),
       ...ipvsBootFacts(),
     },
-    paths(entries),
+    entries.flatMap((e) => [e.fragment, e.snatFragment, e.formerFragment, e.formerSnatFragment]),
   );
   const snatRules = (rule: SnatRule) => (ipFamily(rule.rip) === "inet6" ? facts.snat6 : facts.snat4) ?? [];
-  const file = (path: string | undefined) => (path === undefined ? null : (files.get(path) ?? null));
   const formerOf = (entry: DirectorEntry) => ({
     fragment: formerFileOf(entry.formerFragment, file(entry.formerFragment), holdsDestination(entry.key)),
     snat: entry.snat

@@ -8,7 +8,7 @@ import { command } from "../plan/shell";
 import { ipFamily } from "../schemas/ip";
 import { RealServerInputs } from "../schemas/realServer";
 import { applyHostClaims } from "./host-claims";
-import { AGAIN, DONE, hostBatcher, ItemOutcome } from "./host-batch";
+import { AGAIN, DONE, firstOfEachKey, hostBatcher, ItemOutcome } from "./host-batch";
 import { HostSession } from "./session";
 
 export const hostClaimId = (key: string) => `rs:${key}`;
@@ -19,28 +19,22 @@ type HostChange = { claim: RealServerInputs; key: string } | { release: string }
 const changeId = (change: HostChange) => hostClaimId("claim" in change ? change.key : change.release);
 
 const onRealServerHost = hostBatcher<HostChange>(async (session, changes) => {
-  // One change per claim in a batch (a create and a delete of one key keep their order across batches).
-  const seen = new Set<string>();
+  const first = firstOfEachKey(changes.map(changeId));
   const outcomes: ItemOutcome[] = [];
   const add: HostClaim[] = [];
   const release: string[] = [];
-  for (const change of changes) {
-    const id = changeId(change);
-    if (seen.has(id)) {
-      outcomes.push(AGAIN);
-      continue;
-    }
-    seen.add(id);
-    if ("release" in change) {
-      release.push(id);
+  for (const [i, change] of changes.entries()) {
+    if (!first[i]) outcomes.push(AGAIN);
+    else if ("release" in change) {
+      release.push(changeId(change));
       outcomes.push(DONE);
-      continue;
-    }
-    try {
-      add.push(realServerClaim(id, change.claim, await egressDevice(session, change.claim.address)));
-      outcomes.push(DONE);
-    } catch (error) {
-      outcomes.push({ error: error as Error });
+    } else {
+      try {
+        add.push(realServerClaim(changeId(change), change.claim, await egressDevice(session, change.claim.address)));
+        outcomes.push(DONE);
+      } catch (error) {
+        outcomes.push({ error: error as Error });
+      }
     }
   }
   await applyHostClaims(session, add, release);

@@ -47,16 +47,22 @@ export class HostSession {
     }
   }
 
-  /** `facts` and the content of each file in `paths` (null: absent), in the same round trip. */
+  /**
+   * `facts` and the files at `paths` in the same round trip; `file(path)` is a file's content, null when it is absent
+   * (or `path` is undefined: a file the entry does not have, such as a former name that never differed).
+   */
   async readWithFiles<F extends Record<string, Fact<unknown>>>(
     facts: F,
-    paths: string[],
-  ): Promise<{ facts: FactValues<F>; files: Map<string, string | null> }> {
-    const unique = [...new Set(paths)];
+    paths: (string | undefined)[],
+  ): Promise<{ facts: FactValues<F>; file: (path: string | undefined) => string | null }> {
+    const unique = [...new Set(paths.filter((path) => path !== undefined))];
     const fileFacts = Object.fromEntries(unique.map((path, i) => [`owned_file_${i}`, fileFact(path)]));
     const values = (await this.read({ ...facts, ...fileFacts })) as Record<string, unknown>;
     const files = new Map(unique.map((path, i) => [path, values[`owned_file_${i}`] as string | null]));
-    return { facts: values as FactValues<F>, files };
+    return {
+      facts: values as FactValues<F>,
+      file: (path) => (path === undefined ? null : (files.get(path) ?? null)),
+    };
   }
 
   /** Runs the changing steps in order, stopping at the first failure (named in the error); none: nothing at all. */

@@ -77,7 +77,7 @@ function serviceEntry(inputs: VirtualServiceInputs): ServiceEntry {
 /** Table, boot replay, stored claims, the entries' files and (for fwmark services) mark rules: one round trip. */
 async function readDirector(session: HostSession, entries: ServiceEntry[]) {
   const families = new Set(entries.filter((e) => e.markFragment).map((e) => serviceFamily(e.inputs)));
-  const { facts, files } = await session.readWithFiles(
+  const { facts, file } = await session.readWithFiles(
     {
       table: ipvsTableFact(),
       claims: hostClaimsFact(),
@@ -85,9 +85,8 @@ async function readDirector(session: HostSession, entries: ServiceEntry[]) {
       ...(families.has("inet") ? { marks4: markRulesFact("inet") } : {}),
       ...(families.has("inet6") ? { marks6: markRulesFact("inet6") } : {}),
     },
-    entries.flatMap((e) => [e.fragment, e.formerFragment, e.markFragment]).filter((p) => p !== undefined),
+    entries.flatMap((e) => [e.fragment, e.formerFragment, e.markFragment]),
   );
-  const file = (path: string | undefined) => (path === undefined ? null : (files.get(path) ?? null));
   return {
     facts,
     file,
