@@ -1,7 +1,7 @@
 // A real server's entries on a director (destination, NAT forwarding claim, fullnat SNAT rule, boot fragments),
 // written and removed in per-director batches: the real servers Pulumi creates together share one lock, one read
 // and one script on each director (host-batch.ts).
-import { destinationKey, IpvsDestination } from "../facts/ipvsModel";
+import { destinationKey, IpvsDestination, IpvsTable, serviceKey } from "../facts/ipvsModel";
 import { hostClaimsFact } from "../facts/hostClaims";
 import { ipvsTableFact } from "../facts/ipvsTable";
 import { SnatRule, snatRulesFact } from "../facts/snatRules";
@@ -13,11 +13,20 @@ import { planDestination, planDestinationRemoval } from "../plan/realServer";
 import { planSnatRule, planSnatRuleRemoval } from "../plan/snat";
 import { renderDestinationRules } from "../render/ipvsRules";
 import { renderSnatRule } from "../render/snatRules";
-import { destinationFragmentPath, formerPath, snatFragmentPath } from "../render/paths";
+import { checkedRealServerPaths, destinationFragmentPath, formerPath, snatFragmentPath } from "../render/paths";
+import { renderCheckedRealServer, renderCheckScript } from "../render/checkedServices";
 import { ipFamily } from "../schemas/ip";
 import { RealServerInputs } from "../schemas/realServer";
 import { applyHostClaims } from "./host-claims";
 import { applyBatch, hostBatcher, planBatch } from "./host-batch";
+import {
+  activateCheckedItems,
+  CheckedChange,
+  checkedFacts,
+  checkedFileSteps,
+  NOTHING_REMOVED,
+  refuseCheckedChanges,
+} from "./checked-services";
 import { installIpvsBoot, ipvsBootFacts, removeIpvsBootIfUnused } from "./ipvs-boot";
 import { refuseForeign } from "./ownership";
 import { HostSession } from "./session";
@@ -32,9 +41,11 @@ interface DirectorEntry {
   snatFragment: string;
   formerFragment: string | undefined;
   formerSnatFragment: string | undefined;
+  /** The real server of a checked service as keepalived's file; undefined when the service is not checked. */
+  checked: CheckedChange | undefined;
 }
 
-function directorEntry(inputs: RealServerInputs): DirectorEntry {
+function directorEntry(inputs: RealServerInputs, removing = false): DirectorEntry {
   const dest = desiredDestination(inputs);
   const key = destinationKey(dest.service, dest.address, dest.port);
   return {
@@ -46,6 +57,29 @@ function directorEntry(inputs: RealServerInputs): DirectorEntry {
     snatFragment: snatFragmentPath(key),
     formerFragment: formerPath(destinationFragmentPath, key),
     formerSnatFragment: formerPath(snatFragmentPath, key),
+    checked: checkedChange(inputs, dest, key, removing),
+  };
+}
+
+/** A checked service's real server: its `real_server` block and (own misc check) script; removed with `removing`. */
+function checkedChange(
+  inputs: RealServerInputs,
+  dest: IpvsDestination,
+  key: string,
+  removing: boolean,
+): CheckedChange | undefined {
+  if (!inputs.serviceChecked) return undefined;
+  const service = serviceKey(dest.service);
+  const paths = checkedRealServerPaths(service, key);
+  const own = inputs.healthCheck;
+  const files = [
+    { path: paths.block, content: renderCheckedRealServer(dest, own && { check: own, script: paths.checkScript }) },
+    { path: paths.checkScript, content: (own && renderCheckScript(own)) ?? null, mode: "0700" },
+  ];
+  return {
+    serviceKey: service,
+    files: removing ? files.map((f) => ({ ...f, content: null })) : files,
+    programs: !removing && own?.type === "misc" ? [own.command[0]] : [],
   };
 }
 
@@ -84,14 +118,22 @@ const holdsNothing = (claim: HostClaim) =>
 /** The director's table, boot replay, files, SNAT rules (when an entry has one) and stored claims: one round trip. */
 async function readDirector(session: HostSession, entries: DirectorEntry[]) {
   const snat = entries.some((e) => e.snat !== undefined);
+  const checkedKeys = [...new Set(entries.flatMap((e) => (e.checked ? [e.checked.serviceKey] : [])))];
   const { facts, file } = await session.readWithFiles(
     {
+      ...(checkedKeys.length > 0 ? checkedFacts(checkedKeys) : {}),
       table: ipvsTableFact(),
       claims: hostClaimsFact(),
       ...(snat ? { snat4: snatRulesFact("inet"), snat6: snatRulesFact("inet6") } : {}),
       ...ipvsBootFacts(),
     },
-    entries.flatMap((e) => [e.fragment, e.snatFragment, e.formerFragment, e.formerSnatFragment]),
+    entries.flatMap((e) => [
+      e.fragment,
+      e.snatFragment,
+      e.formerFragment,
+      e.formerSnatFragment,
+      ...(e.checked?.files ?? []).map((f) => f.path),
+    ]),
   );
   const snatRules = (rule: SnatRule) => (ipFamily(rule.rip) === "inet6" ? facts.snat6 : facts.snat4) ?? [];
   const formerOf = (entry: DirectorEntry) => ({
@@ -100,19 +142,26 @@ async function readDirector(session: HostSession, entries: DirectorEntry[]) {
       ? formerFileOf(entry.formerSnatFragment, file(entry.formerSnatFragment), holdsSnatRule(entry.snat))
       : undefined,
   });
-  return { facts, file, formerOf, snatRules, storedClaims: new Set(facts.claims.map((c) => c.id)) };
+  return { facts, file, formerOf, snatRules, checkedKeys, storedClaims: new Set(facts.claims.map((c) => c.id)) };
 }
 
 /** Writes a real server's entry on a director, with the real servers that arrive with it (see host-batch.ts). */
 export const convergeOnDirector = hostBatcher<RealServerInputs>(async (session, items) => {
-  const entries = items.map(directorEntry);
+  const entries = items.map((inputs) => directorEntry(inputs));
   const live = await readDirector(session, entries);
+  const checked = entries.flatMap((e) => (e.checked ? [e.checked] : []));
+  const refused =
+    checked.length > 0 ? await refuseCheckedChanges(session, live.checkedKeys, live.facts, checked) : undefined;
   const claims: HostClaim[] = [];
   const released: string[] = [];
   const planned = planBatch(entries, (entry) => {
     const former = live.formerOf(entry);
-    const ours = live.file(entry.fragment) ?? former.fragment?.content ?? null;
     const table = live.facts.table;
+    if (entry.checked && refused) throw refused;
+    const ours =
+      live.file(entry.fragment) ??
+      former.fragment?.content ??
+      (entry.checked ? live.file(entry.checked.files[0].path) : null);
     refuseForeign(session, `real server ${entry.key}`, table.destinations[entry.key], ours, entry.inputs.adopt);
     const claim = directorClaim(entry);
     if (!holdsNothing(claim)) claims.push(claim);
@@ -121,7 +170,8 @@ export const convergeOnDirector = hostBatcher<RealServerInputs>(async (session, 
     return [
       ...planFiles(
         [
-          { path: entry.fragment, content: renderDestinationRules(entry.dest) },
+          // keepalived adds (or takes over) a checked service's real server: no boot fragment of ours.
+          { path: entry.fragment, content: entry.checked ? null : renderDestinationRules(entry.dest) },
           ...(snat ? [{ path: entry.snatFragment, content: renderSnatRule(snat) }] : []),
         ],
         { [entry.fragment]: live.file(entry.fragment), [entry.snatFragment]: live.file(entry.snatFragment) },
@@ -130,17 +180,19 @@ export const convergeOnDirector = hostBatcher<RealServerInputs>(async (session, 
       ...planFormerFileRemoval(former.snat),
       // SNAT before the destination: the first packet forwarded must already leave with the DIP.
       ...(snat ? planSnatRule(snat, live.snatRules(snat)) : []),
-      ...planDestination(entry.dest, table),
+      ...(entry.checked ? checkedFileSteps(entry.checked, live.file) : planDestination(entry.dest, table)),
     ];
   });
   // Forwarding (NAT) is on before a destination that needs it is added.
   if (claims.length + released.length > 0) await applyHostClaims(session, claims, released);
-  return applyBatch(session, planned, installIpvsBoot(live.facts));
+  const outcomes = await applyBatch(session, planned, installIpvsBoot(live.facts));
+  await activateCheckedItems(session, live.checkedKeys, live.facts, entries, outcomes, NOTHING_REMOVED);
+  return outcomes;
 });
 
 /** Removes a real server's entry, files, SNAT rule and claim from a director, batched like convergeOnDirector. */
 export const removeFromDirector = hostBatcher<RealServerInputs>(async (session, items) => {
-  const entries = items.map(directorEntry);
+  const entries = items.map((inputs) => directorEntry(inputs, true));
   const live = await readDirector(session, entries);
   const planned = planBatch(entries, (entry) => {
     const former = live.formerOf(entry);
@@ -149,10 +201,13 @@ export const removeFromDirector = hostBatcher<RealServerInputs>(async (session, 
     return [
       ...planFiles([{ path: entry.fragment, content: null }], { [entry.fragment]: fragment }),
       ...planFormerFileRemoval(former.fragment),
-      // Only an entry we created or adopted (it has our boot fragment): never one that was there before.
-      ...(fragment !== null || former.fragment !== undefined
-        ? planDestinationRemoval(dest.service, dest.address, dest.port, live.facts.table)
-        : []),
+      // Only an entry we created or adopted (it has our boot fragment): never one that was there before. A checked
+      // service's real server goes with keepalived's reload.
+      ...(entry.checked
+        ? checkedFileSteps(entry.checked, live.file)
+        : fragment !== null || former.fragment !== undefined
+          ? planDestinationRemoval(dest.service, dest.address, dest.port, live.facts.table)
+          : []),
       ...(snat
         ? [
             ...planFiles([{ path: entry.snatFragment, content: null }], {
@@ -165,6 +220,12 @@ export const removeFromDirector = hostBatcher<RealServerInputs>(async (session, 
     ];
   });
   const outcomes = await applyBatch(session, planned);
+  const gone = (table: IpvsTable) => entries.filter((e) => e.checked && table.destinations[e.key] !== undefined);
+  await activateCheckedItems(session, live.checkedKeys, live.facts, entries, outcomes, {
+    left: (table) => gone(table).map((e) => e.key),
+    steps: (table) =>
+      gone(table).flatMap(({ dest }) => planDestinationRemoval(dest.service, dest.address, dest.port, table)),
+  });
   const released = entries
     .filter((e, i) => "done" in outcomes[i] && live.storedClaims.has(directorClaimId(e.key)))
     .map((e) => directorClaimId(e.key));

@@ -1,5 +1,5 @@
 import { hostClaimsFact } from "../facts/hostClaims";
-import { IpvsService, isFwmarkService, serviceKey } from "../facts/ipvsModel";
+import { IpvsService, IpvsTable, isFwmarkService, serviceKey } from "../facts/ipvsModel";
 import { ipvsTableFact } from "../facts/ipvsTable";
 import { markRulesFact } from "../facts/markRules";
 import { routesFact, routeToFact } from "../facts/routes";
@@ -13,13 +13,22 @@ import { Step } from "../plan/script";
 import { planService, planServiceRemoval, sameService } from "../plan/virtualService";
 import { renderServiceRules } from "../render/ipvsRules";
 import { renderMarkRules } from "../render/markRules";
-import { formerPath, markFragmentPath, serviceFragmentPath } from "../render/paths";
+import { checkedServicePaths, formerPath, markFragmentPath, serviceFragmentPath } from "../render/paths";
+import { renderCheckedService, renderCheckScript, renderServiceCheck } from "../render/checkedServices";
 import { canonicalIp, hostPrefixLength, ipFamily } from "../schemas/ip";
 import { serviceFamily } from "../schemas/serviceIdentity";
 import { VirtualServiceInputs } from "../schemas/virtualService";
 import { droppedDirectors } from "./directors";
 import { applyBatch, hostBatcher, planBatch } from "./host-batch";
 import { applyHostClaims } from "./host-claims";
+import {
+  activateCheckedItems,
+  CheckedChange,
+  checkedFacts,
+  checkedFileSteps,
+  NOTHING_REMOVED,
+  refuseCheckedChanges,
+} from "./checked-services";
 import { refuseForeign } from "./ownership";
 import { installIpvsBoot, ipvsBootFacts, removeIpvsBootIfUnused } from "./ipvs-boot";
 import { Listed, listedEntry } from "./listing";
@@ -41,6 +50,12 @@ export async function applyVirtualService(
   inputs: VirtualServiceInputs,
   previous?: VirtualServiceInputs,
 ): Promise<void> {
+  if (previous?.healthCheck !== undefined && inputs.healthCheck === undefined) {
+    // keepalived deletes a service it no longer has on reload: handing it back would leave a gap in service.
+    throw new Error(
+      `virtual service ${virtualServiceId(inputs)}: healthCheck cannot be removed from a checked service yet (keepalived would delete the service on reload); nothing was changed`,
+    );
+  }
   // A VIP held before and not any more is released (bindVip true -> false): its claim would re-add it at boot.
   const releaseVip = previous?.bindVip === true && !binds(inputs);
   await Promise.all(inputs.directors.map((director) => convergeOnDirector(director, { inputs, releaseVip })));
@@ -59,6 +74,8 @@ interface ServiceEntry {
   formerFragment: string | undefined;
   /** A fwmark service's mark rules file; undefined for a service of VIP:port. */
   markFragment: string | undefined;
+  /** A checked service's keepalived files (its real servers' files are theirs); undefined when it is not checked. */
+  checked: CheckedChange | undefined;
 }
 
 function serviceEntry(inputs: VirtualServiceInputs): ServiceEntry {
@@ -71,25 +88,57 @@ function serviceEntry(inputs: VirtualServiceInputs): ServiceEntry {
     fragment: serviceFragmentPath(key),
     formerFragment: formerPath(serviceFragmentPath, key),
     markFragment: isFwmarkService(desired.id) ? markFragmentPath(key) : undefined,
+    checked: checkedChange(inputs, desired, key),
+  };
+}
+
+/** A checked service's block, default check and (misc checks) its script; all removed with `removing`. */
+function checkedChange(
+  inputs: VirtualServiceInputs,
+  desired: IpvsService,
+  key: string,
+  removing = false,
+): CheckedChange | undefined {
+  const check = inputs.healthCheck;
+  if (check === undefined) return undefined;
+  const paths = checkedServicePaths(key);
+  const script = renderCheckScript(check);
+  const files = [
+    { path: paths.service, content: renderCheckedService(desired, inputs) },
+    { path: paths.check, content: renderServiceCheck(check, key) },
+    { path: paths.checkScript, content: script ?? null, mode: "0700" },
+  ];
+  return {
+    serviceKey: key,
+    files: removing ? files.map((f) => ({ ...f, content: null })) : files,
+    programs: !removing && check.type === "misc" ? [check.command[0]] : [],
   };
 }
 
 /** Table, boot replay, stored claims, the entries' files and (for fwmark services) mark rules: one round trip. */
 async function readDirector(session: HostSession, entries: ServiceEntry[]) {
   const families = new Set(entries.filter((e) => e.markFragment).map((e) => serviceFamily(e.inputs)));
+  const checkedKeys = entries.filter((e) => e.checked).map((e) => e.key);
   const { facts, file } = await session.readWithFiles(
     {
+      ...(checkedKeys.length > 0 ? checkedFacts(checkedKeys) : {}),
       table: ipvsTableFact(),
       claims: hostClaimsFact(),
       ...ipvsBootFacts(),
       ...(families.has("inet") ? { marks4: markRulesFact("inet") } : {}),
       ...(families.has("inet6") ? { marks6: markRulesFact("inet6") } : {}),
     },
-    entries.flatMap((e) => [e.fragment, e.formerFragment, e.markFragment]),
+    entries.flatMap((e) => [
+      e.fragment,
+      e.formerFragment,
+      e.markFragment,
+      ...(e.checked?.files ?? []).map((f) => f.path),
+    ]),
   );
   return {
     facts,
     file,
+    checkedKeys,
     former: (entry: ServiceEntry) =>
       formerFileOf(entry.formerFragment, file(entry.formerFragment), holdsService(entry.key)),
     /**
@@ -114,10 +163,25 @@ const convergeOnDirector = hostBatcher<{ inputs: VirtualServiceInputs; releaseVi
   async (session, items) => {
     const entries = items.map((item) => serviceEntry(item.inputs));
     const live = await readDirector(session, entries);
+    const checked = entries.flatMap((e) => (e.checked ? [e.checked] : []));
+    const refused =
+      checked.length > 0 ? await refuseCheckedChanges(session, live.checkedKeys, live.facts, checked) : undefined;
     const planned = planBatch(entries, (entry) => {
       const former = live.former(entry);
       const ours = live.file(entry.fragment) ?? former?.content ?? null;
       const table = live.facts.table;
+      if (entry.checked) {
+        if (refused) throw refused;
+        const owned = ours ?? live.file(checkedServicePaths(entry.key).service);
+        refuseForeign(session, `virtual service ${entry.key}`, table.services[entry.key], owned, entry.inputs.adopt);
+        // keepalived takes over the entry (an unchecked service becoming checked keeps serving): no boot fragment.
+        return [
+          ...checkedFileSteps(entry.checked, live.file),
+          ...planFiles([{ path: entry.fragment, content: null }], { [entry.fragment]: live.file(entry.fragment) }),
+          ...planFormerFileRemoval(former),
+          ...live.markSteps(entry, false),
+        ];
+      }
       refuseForeign(session, `virtual service ${entry.key}`, table.services[entry.key], ours, entry.inputs.adopt);
       return [
         ...planFiles([{ path: entry.fragment, content: renderServiceRules(entry.desired) }], {
@@ -130,6 +194,7 @@ const convergeOnDirector = hostBatcher<{ inputs: VirtualServiceInputs; releaseVi
       ];
     });
     const outcomes = await applyBatch(session, planned, installIpvsBoot(live.facts));
+    await activateCheckedItems(session, live.checkedKeys, live.facts, entries, outcomes, NOTHING_REMOVED);
     // The VIPs come last, so that no packet reaches the director before the service exists.
     const claims: HostClaim[] = [];
     const released: string[] = [];
@@ -151,7 +216,10 @@ const convergeOnDirector = hostBatcher<{ inputs: VirtualServiceInputs; releaseVi
 );
 
 const removeFromDirector = hostBatcher<VirtualServiceInputs>(async (session, items) => {
-  const entries = items.map(serviceEntry);
+  const entries = items.map((inputs) => {
+    const entry = serviceEntry(inputs);
+    return { ...entry, checked: checkedChange(inputs, entry.desired, entry.key, true) };
+  });
   const live = await readDirector(session, entries);
   // VIPs first, then the marks: clients stop arriving before the service goes.
   const vipClaims = entries.map((e) => vipClaimId(e.key)).filter((id) => live.storedClaims.has(id));
@@ -163,11 +231,20 @@ const removeFromDirector = hostBatcher<VirtualServiceInputs>(async (session, ite
       ...live.markSteps(entry, true),
       ...planFiles([{ path: entry.fragment, content: null }], { [entry.fragment]: fragment }),
       ...planFormerFileRemoval(former),
+      // A checked service goes with keepalived's reload (activateCheckedItems).
+      ...(entry.checked ? checkedFileSteps(entry.checked, live.file) : []),
       // Only a service we created (its boot fragment is written with it) or adopted: never one that was there before.
-      ...(fragment !== null || former !== undefined ? planServiceRemoval(entry.desired.id, live.facts.table) : []),
+      ...(!entry.checked && (fragment !== null || former !== undefined)
+        ? planServiceRemoval(entry.desired.id, live.facts.table)
+        : []),
     ];
   });
   const outcomes = await applyBatch(session, planned);
+  const gone = (table: IpvsTable) => entries.filter((e) => e.checked && table.services[e.key] !== undefined);
+  await activateCheckedItems(session, live.checkedKeys, live.facts, entries, outcomes, {
+    left: (table) => gone(table).map((e) => e.key),
+    steps: (table) => gone(table).flatMap((e) => planServiceRemoval(e.desired.id, table)),
+  });
   await removeIpvsBootIfUnused(session);
   return outcomes;
 });

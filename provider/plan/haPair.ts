@@ -16,6 +16,7 @@ import {
   KEEPALIVED_UNIT_NAME,
 } from "../render/paths";
 import { renderKeepalivedDropIn } from "../render/units";
+import { CHECKED_ONLY_MARKER } from "../render/checkedServices";
 import { hostKey } from "../schemas/connection";
 import { HaPairInputs } from "../schemas/haPair";
 import { hostPort } from "../schemas/ip";
@@ -147,6 +148,9 @@ export function keepalivedConfConflict(
 ): string | undefined {
   if (conf === null) return undefined;
   const owner = markedPair(conf);
+  if (conf.includes(CHECKED_ONLY_MARKER)) {
+    return `${KEEPALIVED_CONF} runs checked virtual services of this director: HA pairs on directors with checked services are not supported yet`;
+  }
   if (owner === undefined) return `${KEEPALIVED_CONF} exists and was not written by lvs-pulumi; move it away first`;
   if (owner !== pairId && !formerIds.includes(owner))
     return `${KEEPALIVED_CONF} belongs to HA pair ${owner}; a director serves one pair`;

@@ -106,3 +106,38 @@ export const KEEPALIVED_DROPIN_DIR = `${SYSTEMD_DIR}/keepalived.service.d`;
 export const KEEPALIVED_DROPIN = `${KEEPALIVED_DROPIN_DIR}/lvs-pulumi.conf`;
 /** Present when keepalived was not enabled before us: removing the pair disables it again. */
 export const KEEPALIVED_ENABLED_MARKER = `${STATE_DIR}/keepalived-enabled-by-lvs-pulumi`;
+
+// Checked virtual services: keepalived owns them. One folder per service (its virtual_server block, its default check,
+// one file per real server); keepalived includes a service's `<name>.conf` only while it has real servers (it drops,
+// and `keepalived -t` refuses, a virtual_server without any). Includes are relative: a staged copy checks as it is.
+export const KEEPALIVED_CHECKED_DIR = "/etc/keepalived/lvs-pulumi-checked";
+/** A copy of KEEPALIVED_CHECKED_DIR with the batch's changes, checked by `keepalived -t` before they land. */
+export const KEEPALIVED_CHECKED_STAGE = "/etc/keepalived/lvs-pulumi-checked.stage";
+
+export interface CheckedServicePaths {
+  /** `<name>.conf`: includes the service, present while it has real servers. */
+  enable: string;
+  dir: string;
+  service: string;
+  check: string;
+  checkScript: string;
+}
+
+export function checkedServicePaths(serviceKey: string, root = KEEPALIVED_CHECKED_DIR): CheckedServicePaths {
+  const name = fileSafe(serviceKey);
+  const dir = `${root}/${name}`;
+  return {
+    enable: `${root}/${name}.conf`,
+    dir,
+    service: `${dir}/service`,
+    check: `${dir}/check`,
+    checkScript: `${dir}/check.sh`,
+  };
+}
+
+/** A checked real server's `real_server` block and its own check's script (misc checks only). */
+export function checkedRealServerPaths(serviceKey: string, destinationKey: string, root = KEEPALIVED_CHECKED_DIR) {
+  const { dir } = checkedServicePaths(serviceKey, root);
+  const name = fileSafe(destinationKey.slice(destinationKey.indexOf("/") + 1));
+  return { block: `${dir}/rs-${name}.conf`, checkScript: `${dir}/rs-${name}.sh` };
+}

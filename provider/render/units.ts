@@ -42,5 +42,8 @@ After=${IPVS_UNIT_NAME}
 
 [Service]
 ExecStartPre=/bin/sh -c 'if systemctl is-failed --quiet ${IPVS_UNIT_NAME}; then echo "${refusal}" >&2; exit 1; fi'
+# A stop (restart, upgrade) leaves the IPVS entries of checked services in place: the next start takes them over.
+ExecStart=
+ExecStart=/usr/sbin/keepalived --dont-fork --dont-release-ipvs $DAEMON_ARGS
 `;
 }

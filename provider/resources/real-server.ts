@@ -1,7 +1,7 @@
 import * as pulumi from "@pulumi/pulumi";
 import { ConnectionArgs } from "./connection";
 import { providerFor, urnInput } from "./provider";
-import { VirtualService } from "./virtual-service";
+import { HealthCheckArgs, VirtualService } from "./virtual-service";
 
 export interface RealServerArgs {
   service: VirtualService;
@@ -25,6 +25,8 @@ export interface RealServerArgs {
   drainSeconds?: pulumi.Input<number>;
   /** Take over an entry with the same key that a director has and lvs-pulumi did not create (see README). */
   adopt?: pulumi.Input<boolean>;
+  /** This real server's own check instead of the service's healthCheck (checked services only). */
+  healthCheck?: pulumi.Input<HealthCheckArgs>;
 }
 
 /** A real server behind a virtual service, on every director of that service. */
@@ -49,7 +51,13 @@ export class RealServer extends pulumi.dynamic.Resource {
     super(
       providerFor("realServer"),
       name,
-      { ...rest, service: identity, directors: service.directors, __urn: urnInput(name, "RealServer", opts) },
+      {
+        ...rest,
+        service: identity,
+        directors: service.directors,
+        serviceChecked: pulumi.output(service.healthCheck).apply((check) => check !== undefined),
+        __urn: urnInput(name, "RealServer", opts),
+      },
       { ...opts, additionalSecretOutputs: ["directors", "host"] },
       "lvs",
       "RealServer",

@@ -10,6 +10,30 @@ export interface FwmarkMatchArgs {
   ports: (number | string)[];
 }
 
+/** A keepalived checker (see README, Health checks): tcp, http, https, misc or dns, with its timing. */
+export interface HealthCheckArgs {
+  type: "tcp" | "http" | "https" | "misc" | "dns";
+  port?: number;
+  intervalSeconds?: number;
+  connectTimeoutSeconds?: number;
+  retries?: number;
+  delayBeforeRetrySeconds?: number;
+  warmupSeconds?: number;
+  inhibitOnFailure?: boolean;
+  /** http, https. */
+  path?: string;
+  status?: number;
+  digest?: string;
+  virtualHost?: string;
+  /** misc: argv, the program by its absolute path. */
+  command?: string[];
+  timeoutSeconds?: number;
+  dynamicWeight?: boolean;
+  /** dns. */
+  name?: string;
+  recordType?: string;
+}
+
 export interface VirtualServiceArgs {
   /** Every director carrying this service (both members of an HA pair carry the same table). */
   directors: DirectorRef[];
@@ -30,6 +54,14 @@ export interface VirtualServiceArgs {
   vipInterface?: pulumi.Input<string>;
   /** Take over an entry with the same key that a director has and lvs-pulumi did not create (see README). */
   adopt?: pulumi.Input<boolean>;
+  /** Checks every real server; keepalived then owns the service on its directors (see README, Health checks). */
+  healthCheck?: pulumi.Input<HealthCheckArgs>;
+  /** Checked services: served while no real server is healthy. */
+  sorryServer?: pulumi.Input<{ address: string; port?: number }>;
+  quorum?: pulumi.Input<number>;
+  hysteresis?: pulumi.Input<number>;
+  /** Checked services: real servers get traffic before their first check passed (default false). */
+  startHealthy?: pulumi.Input<boolean>;
 }
 
 /** An IPVS virtual service (VIP:port or fwmark) on one or several directors. */
@@ -42,6 +74,7 @@ export class VirtualService extends pulumi.dynamic.Resource {
   declare readonly family: pulumi.Output<string | undefined>;
   declare readonly match: pulumi.Output<FwmarkMatchArgs | undefined>;
   declare readonly scheduler: pulumi.Output<string>;
+  declare readonly healthCheck: pulumi.Output<HealthCheckArgs | undefined>;
   /** After a refresh: the directors (user@host:port) that no longer list the service; absent when all do. */
   declare readonly missingFrom: pulumi.Output<string[] | undefined>;
 

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { connectionSchema } from "./connection";
+import { checkHealthCheckPort, HealthCheck, healthCheckSchema } from "./healthCheck";
 import { endpointAddressField, enumField, intInRange, IPVSADM_MAX_THRESHOLD, portField } from "./fields";
 import { cidrFamily, Family, ipFamily } from "./ip";
 import { checkServiceIdentity, serviceFamily, serviceIdentityShape, ServiceIdentityFields } from "./serviceIdentity";
@@ -58,6 +59,13 @@ export function realServerInputsSchema() {
         .string()
         .optional()
         .describe("nat: route only this client prefix via directorAddress (default: the default route)"),
+      serviceChecked: z
+        .boolean()
+        .default(false)
+        .describe("whether the service has a healthCheck: taken from `service`, not set on a RealServer"),
+      healthCheck: healthCheckSchema()
+        .optional()
+        .describe("this real server's own check instead of the service's healthCheck (checked services only)"),
     })
     .superRefine(checkRealServer);
 }
@@ -74,6 +82,8 @@ type RealServerRuleFields = {
   snatSource?: string;
   directorAddress?: string;
   clientPrefix?: string;
+  serviceChecked: boolean;
+  healthCheck?: HealthCheck;
 };
 
 function checkRealServer(value: RealServerRuleFields, ctx: z.core.$RefinementCtx): void {
@@ -88,6 +98,10 @@ function checkRealServer(value: RealServerRuleFields, ctx: z.core.$RefinementCtx
   };
   sameFamily("address");
   const fwmark = value.service.fwmark !== undefined;
+  if (value.healthCheck !== undefined && !value.serviceChecked) {
+    issue(["healthCheck"], "needs a service with a healthCheck (keepalived checks the real servers of those only)");
+  }
+  checkHealthCheckPort(value.healthCheck, fwmark, ctx);
   if (fwmark && value.port !== undefined) {
     issue(["port"], "is not allowed for a fwmark service");
   }

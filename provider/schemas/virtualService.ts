@@ -1,7 +1,8 @@
 import { z } from "zod";
 import { connectionSchema } from "./connection";
+import { checkCheckedService, checkedServiceFields, HealthCheck } from "./healthCheck";
 import { enumField, interfaceNameField, intInRange, IPVSADM_MAX_TIMEOUT_SECONDS } from "./fields";
-import { isIpv4Netmask } from "./ip";
+import { ipFamily, isIpv4Netmask } from "./ip";
 import { checkServiceIdentity, serviceFamily, serviceIdentityShape, ServiceIdentityFields } from "./serviceIdentity";
 import { flagScheduler, SCHEDULER_FLAGS, SCHEDULERS, Scheduler, SchedulerFlag } from "./vocabulary";
 
@@ -49,6 +50,7 @@ export function virtualServiceInputsSchema() {
       vipInterface: interfaceNameField()
         .optional()
         .describe("the director interface that holds the VIP (default: the one the director routes the VIP through)"),
+      ...checkedServiceFields(),
     })
     .superRefine(checkVirtualService);
 }
@@ -60,10 +62,22 @@ type ServiceRuleFields = ServiceIdentityFields & {
   schedulerFlags: SchedulerFlag[];
   persistence?: { netmask?: string | number };
   onePacket: boolean;
+  healthCheck?: HealthCheck;
+  sorryServer?: { address: string };
+  quorum?: number;
+  hysteresis?: number;
 };
 
 function checkVirtualService(value: ServiceRuleFields, ctx: z.core.$RefinementCtx): void {
   checkServiceIdentity(value, ctx);
+  checkCheckedService(value, ctx);
+  if (value.sorryServer !== undefined && ipFamily(value.sorryServer.address) !== serviceFamily(value)) {
+    ctx.addIssue({
+      code: "custom",
+      path: ["sorryServer", "address"],
+      message: "is not in the service's address family",
+    });
+  }
   value.schedulerFlags.forEach((flag, index) => {
     if (flagScheduler(flag) !== value.scheduler) {
       ctx.addIssue({

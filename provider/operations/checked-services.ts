@@ -1,0 +1,201 @@
+// Checked virtual services on a director: keepalived owns their IPVS entries. A batch (virtual services or real
+// servers) hands its keepalived files to these helpers: check them staged, write them, then start or reload keepalived.
+import { setTimeout as sleep } from "timers/promises";
+import { directoryListingFact, fileFact, unitEnabledFact } from "../facts/files";
+import { ipvsTableFact } from "../facts/ipvsTable";
+import { IpvsTable } from "../facts/ipvsModel";
+import { programPresentFact, unitActiveFact } from "../facts/services";
+import {
+  checkedConfConflict,
+  CheckedKeepalivedFacts,
+  checkedServicesCheck,
+  enableFiles,
+  planCheckedKeepalived,
+  planCheckedKeepalivedRemoval,
+} from "../plan/checkedServices";
+import { OwnedFile, planFiles, pruneEmptyDirs } from "../plan/files";
+import { Step } from "../plan/script";
+import { command } from "../plan/shell";
+import { installPackage } from "../plan/packages";
+import {
+  checkedServicePaths,
+  KEEPALIVED_CHECKED_DIR,
+  KEEPALIVED_CONF,
+  KEEPALIVED_DROPIN,
+  KEEPALIVED_ENABLED_MARKER,
+  KEEPALIVED_UNIT_NAME,
+} from "../render/paths";
+import { ItemOutcome } from "./host-batch";
+import { HostSession } from "./session";
+
+/** Facts for a batch touching checked services `keys` (read with the batch's other facts, one round trip). */
+export function checkedFacts(keys: string[]) {
+  return {
+    keepalivedConf: fileFact(KEEPALIVED_CONF),
+    keepalivedDropIn: fileFact(KEEPALIVED_DROPIN),
+    keepalivedEnabled: unitEnabledFact(KEEPALIVED_UNIT_NAME),
+    keepalivedActive: unitActiveFact(KEEPALIVED_UNIT_NAME),
+    keepalivedEnabledByUs: fileFact(KEEPALIVED_ENABLED_MARKER),
+    keepalivedInstalled: programPresentFact("keepalived"),
+    checkedServices: directoryListingFact(KEEPALIVED_CHECKED_DIR),
+    ...Object.fromEntries(keys.map((key, i) => [`checked_${i}`, directoryListingFact(checkedServicePaths(key).dir)])),
+  };
+}
+
+type CheckedFactValues = {
+  keepalivedConf: string | null;
+  keepalivedDropIn: string | null;
+  keepalivedEnabled: boolean;
+  keepalivedActive: boolean;
+  keepalivedEnabledByUs: string | null;
+  keepalivedInstalled: boolean;
+  checkedServices: string[];
+};
+
+function keepalivedFacts(values: CheckedFactValues): CheckedKeepalivedFacts {
+  return {
+    conf: values.keepalivedConf,
+    dropIn: values.keepalivedDropIn,
+    enabled: values.keepalivedEnabled,
+    active: values.keepalivedActive,
+    enabledByUs: values.keepalivedEnabledByUs !== null,
+    installed: values.keepalivedInstalled,
+  };
+}
+
+/** One checked item's keepalived files and the misc programs its checks run. */
+export interface CheckedChange {
+  serviceKey: string;
+  files: OwnedFile[];
+  programs: string[];
+}
+
+/**
+ * Checks the batch's checked changes before any is written: keepalived.conf must be ours to use, and the staged
+ * result must pass `keepalived -t` and name only programs that exist. Returns the reason they are refused (every
+ * checked item of the batch then fails with it), or undefined.
+ */
+export async function refuseCheckedChanges(
+  session: HostSession,
+  keys: string[],
+  values: Record<string, unknown>,
+  changes: CheckedChange[],
+): Promise<Error | undefined> {
+  const facts = values as CheckedFactValues;
+  const conflict = checkedConfConflict(facts.keepalivedConf);
+  if (conflict) return new Error(`host ${session.name}: ${conflict}; nothing was changed`);
+  const files = changes.flatMap((c) => c.files);
+  if (files.length === 0) return undefined;
+  try {
+    if (!facts.keepalivedInstalled) await session.apply([installPackage("keepalived")]);
+    await session.apply([
+      checkedServicesCheck(
+        files,
+        keys,
+        listingOf(keys, values),
+        changes.flatMap((c) => c.programs),
+      ),
+    ]);
+    return undefined;
+  } catch (error) {
+    return new Error(
+      `host ${session.name}: the health checks are refused, nothing was changed: ${(error as Error).message}`,
+    );
+  }
+}
+
+function listingOf(keys: string[], values: Record<string, unknown>): (key: string) => string[] {
+  return (key) => (values[`checked_${keys.indexOf(key)}`] as string[] | undefined) ?? [];
+}
+
+/** The steps that write one item's files. */
+export function checkedFileSteps(change: CheckedChange, file: (path: string) => string | null) {
+  return planFiles(change.files, Object.fromEntries(change.files.map((f) => [f.path, file(f.path)])));
+}
+
+/** The IPVS entries a batch removes: their keys while they are still in a table, and the steps that delete them. */
+export interface RemovedEntries {
+  left: (table: IpvsTable) => string[];
+  steps: (table: IpvsTable) => Step[];
+}
+
+export const NOTHING_REMOVED: RemovedEntries = { left: () => [], steps: () => [] };
+
+/**
+ * After the batch's files landed: the services' enable files, keepalived.conf and the unit, then a start or reload.
+ * The removed entries are waited for, so that a resource is gone from the table when its delete returns. With no
+ * service enabled any more keepalived is stopped (it keeps the entries: --dont-release-ipvs) and the removed entries
+ * are deleted here; with nothing checked left, everything we put there for keepalived goes too.
+ */
+export async function activateChecked(
+  session: HostSession,
+  keys: string[],
+  values: Record<string, unknown>,
+  written: CheckedChange[],
+  removed: RemovedEntries,
+): Promise<void> {
+  const facts = keepalivedFacts(values as CheckedFactValues);
+  const files = written.flatMap((c) => c.files);
+  const enables = enableFiles(keys, listingOf(keys, values), files);
+  const { file } = await session.readWithFiles(
+    {},
+    enables.map((e) => e.path),
+  );
+  const enableSteps = planFiles(enables, Object.fromEntries(enables.map((e) => [e.path, file(e.path)])));
+  const emptied = keys
+    .map((key) => checkedServicePaths(key).dir)
+    .filter((dir) => files.some((f) => f.path.startsWith(`${dir}/`) && f.content === null));
+  await session.apply([...enableSteps, ...(emptied.length > 0 ? [pruneEmptyDirs(emptied)] : [])]);
+  const { left, table } = await session.read({
+    left: directoryListingFact(KEEPALIVED_CHECKED_DIR),
+    table: ipvsTableFact(),
+  });
+  if (left.some((name) => name.endsWith(".conf"))) {
+    await session.apply(planCheckedKeepalived(facts, files.length > 0 || enableSteps.length > 0));
+    await awaitRemoved(session, removed.left);
+    return;
+  }
+  await session.apply([
+    ...(facts.active ? [command("systemctl", "stop", KEEPALIVED_UNIT_NAME)] : []),
+    ...removed.steps(table),
+    ...(left.length === 0
+      ? [...planCheckedKeepalivedRemoval({ ...facts, active: false }), pruneEmptyDirs([KEEPALIVED_CHECKED_DIR])]
+      : []),
+  ]);
+}
+
+/** keepalived applies a reload asynchronously: poll the table until the removed entries are gone (10 s at most). */
+async function awaitRemoved(session: HostSession, removed: (table: IpvsTable) => string[]): Promise<void> {
+  const deadline = Date.now() + 10_000;
+  for (;;) {
+    const { table } = await session.read({ table: ipvsTableFact() });
+    const left = removed(table);
+    if (left.length === 0) return;
+    if (Date.now() > deadline) {
+      throw new Error(
+        `host ${session.name}: keepalived still has ${left.join(", ")} 10 s after the reload; see \`journalctl -u keepalived\``,
+      );
+    }
+    await sleep(250);
+  }
+}
+
+/** activateChecked for a batch's items that were written; when it fails, those items fail with its error. */
+export async function activateCheckedItems(
+  session: HostSession,
+  keys: string[],
+  values: Record<string, unknown>,
+  entries: { checked?: CheckedChange }[],
+  outcomes: ItemOutcome[],
+  removed: RemovedEntries,
+): Promise<void> {
+  const written = entries.flatMap((e, i) => (e.checked && "done" in outcomes[i] ? [e.checked] : []));
+  if (written.length === 0) return;
+  try {
+    await activateChecked(session, keys, values, written, removed);
+  } catch (error) {
+    entries.forEach((e, i) => {
+      if (e.checked && "done" in outcomes[i]) outcomes[i] = { error: error as Error };
+    });
+  }
+}
