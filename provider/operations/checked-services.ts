@@ -26,6 +26,7 @@ import {
   KEEPALIVED_UNIT_NAME,
 } from "../render/paths";
 import { ItemOutcome } from "./host-batch";
+import { markedPair } from "../render/keepalivedConf";
 import { HostSession } from "./session";
 
 /** Facts for a batch touching checked services `keys` (read with the batch's other facts, one round trip). */
@@ -71,31 +72,29 @@ export interface CheckedChange {
 }
 
 /**
- * Checks the batch's checked changes before any is written: keepalived.conf must be ours to use, and the staged
- * result must pass `keepalived -t` and name only programs that exist. Returns the reason they are refused (every
- * checked item of the batch then fails with it), or undefined.
+ * Checks the batch's checked items whose files change, before any is written: keepalived.conf must be ours to use, and
+ * the staged result must pass `keepalived -t` and name only programs that exist. Returns the reason they are refused
+ * (every checked item of the batch then fails with it), or undefined.
  */
 export async function refuseCheckedChanges(
   session: HostSession,
   keys: string[],
   values: Record<string, unknown>,
-  changes: CheckedChange[],
+  entries: { checked?: CheckedChange }[],
+  file: (path: string) => string | null,
 ): Promise<Error | undefined> {
+  const changes = entries.flatMap((e) =>
+    e.checked && checkedFileSteps(e.checked, file).length > 0 ? [e.checked] : [],
+  );
+  if (changes.length === 0) return undefined;
   const facts = values as CheckedFactValues;
   const conflict = checkedConfConflict(facts.keepalivedConf);
   if (conflict) return new Error(`host ${session.name}: ${conflict}; nothing was changed`);
-  const files = changes.flatMap((c) => c.files);
-  if (files.length === 0) return undefined;
   try {
     if (!facts.keepalivedInstalled) await session.apply([installPackage("keepalived")]);
-    await session.apply([
-      checkedServicesCheck(
-        files,
-        keys,
-        listingOf(keys, values),
-        changes.flatMap((c) => c.programs),
-      ),
-    ]);
+    const files = changes.flatMap((c) => c.files);
+    const programs = changes.flatMap((c) => c.programs);
+    await session.apply([checkedServicesCheck(files, keys, listingOf(keys, values), programs)]);
     return undefined;
   } catch (error) {
     return new Error(
@@ -150,11 +149,25 @@ export async function activateChecked(
     left: directoryListingFact(KEEPALIVED_CHECKED_DIR),
     table: ipvsTableFact(),
   });
-  if (left.some((name) => name.endsWith(".conf"))) {
+  const enabled = left.some((name) => name.endsWith(".conf"));
+  const pairs = facts.conf !== null && markedPair(facts.conf) !== undefined;
+  if (enabled || pairs) {
     await session.apply(planCheckedKeepalived(facts, files.length > 0 || enableSteps.length > 0));
-    await awaitRemoved(session, removed.left);
+    const stale = await awaitRemoved(session, removed.left, enabled ? 10_000 : 3_000);
+    if (left.length === 0) await session.apply([pruneEmptyDirs([KEEPALIVED_CHECKED_DIR])]);
+    if (stale.length === 0) return;
+    // An HA pair's keepalived without checked services left may stop its checker and keep their entries
+    // (--dont-release-ipvs): they are ours to delete then.
+    if (enabled) {
+      throw new Error(
+        `host ${session.name}: keepalived still has ${stale.join(", ")} 10 s after the reload; see \`journalctl -u keepalived\``,
+      );
+    }
+    const { table: now } = await session.read({ table: ipvsTableFact() });
+    await session.apply(removed.steps(now));
     return;
   }
+  // No checked service enabled: keepalived is stopped (it keeps the entries) and the removed ones are deleted here.
   await session.apply([
     ...(facts.active ? [command("systemctl", "stop", KEEPALIVED_UNIT_NAME)] : []),
     ...removed.steps(table),
@@ -164,18 +177,17 @@ export async function activateChecked(
   ]);
 }
 
-/** keepalived applies a reload asynchronously: poll the table until the removed entries are gone (10 s at most). */
-async function awaitRemoved(session: HostSession, removed: (table: IpvsTable) => string[]): Promise<void> {
-  const deadline = Date.now() + 10_000;
+/** keepalived applies a reload asynchronously: polls the table until the removed entries are gone; those left. */
+async function awaitRemoved(
+  session: HostSession,
+  left: (table: IpvsTable) => string[],
+  timeoutMs: number,
+): Promise<string[]> {
+  const deadline = Date.now() + timeoutMs;
   for (;;) {
     const { table } = await session.read({ table: ipvsTableFact() });
-    const left = removed(table);
-    if (left.length === 0) return;
-    if (Date.now() > deadline) {
-      throw new Error(
-        `host ${session.name}: keepalived still has ${left.join(", ")} 10 s after the reload; see \`journalctl -u keepalived\``,
-      );
-    }
+    const stale = left(table);
+    if (stale.length === 0 || Date.now() > deadline) return stale;
     await sleep(250);
   }
 }

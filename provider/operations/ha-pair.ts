@@ -16,9 +16,10 @@ import {
   planKeepalivedRemoval,
   renderKeepalived,
 } from "../plan/haPair";
-import { PairRole } from "../render/keepalivedConf";
+import { markedPair, PairRole } from "../render/keepalivedConf";
 import {
   KEEPALIVED_CHECK_DIR,
+  KEEPALIVED_CHECKED_DIR,
   KEEPALIVED_CONF,
   KEEPALIVED_DROPIN,
   KEEPALIVED_ENABLED_MARKER,
@@ -49,6 +50,7 @@ function keepalivedFacts() {
     enabledByUs: fileFact(KEEPALIVED_ENABLED_MARKER),
     installed: programPresentFact("keepalived"),
     scriptNames: directoryListingFact(KEEPALIVED_SCRIPT_DIR),
+    checkedNames: directoryListingFact(KEEPALIVED_CHECKED_DIR),
   };
 }
 
@@ -205,7 +207,7 @@ export async function readHaPair(inputs: HaPairInputs): Promise<HaPairState | un
           conf: fileFact(KEEPALIVED_CONF),
           active: unitActiveFact(KEEPALIVED_UNIT_NAME),
         });
-        const ours = conf !== null && keepalivedConfConflict(id, conf) === undefined;
+        const ours = conf !== null && markedPair(conf) === id;
         return { ours, fingerprint: keepalivedFingerprint(conf, active) };
       }),
     ),

@@ -2,6 +2,7 @@
 // written and removed in per-director batches: the real servers Pulumi creates together share one lock, one read
 // and one script on each director (host-batch.ts).
 import { destinationKey, IpvsDestination, IpvsTable, serviceKey } from "../facts/ipvsModel";
+import { checkerStateFact } from "../facts/checkerState";
 import { hostClaimsFact } from "../facts/hostClaims";
 import { ipvsTableFact } from "../facts/ipvsTable";
 import { SnatRule, snatRulesFact } from "../facts/snatRules";
@@ -9,6 +10,7 @@ import { desiredDestination, desiredSnatRule } from "../plan/desiredEntries";
 import { planFiles } from "../plan/files";
 import { formerFileOf, holdsDestination, holdsSnatRule, planFormerFileRemoval } from "../plan/formerFiles";
 import { HostClaim } from "../plan/hostClaim";
+import { planCheckedRepair } from "../plan/checkedRealServer";
 import { planDestination, planDestinationRemoval } from "../plan/realServer";
 import { planSnatRule, planSnatRuleRemoval } from "../plan/snat";
 import { renderDestinationRules } from "../render/ipvsRules";
@@ -121,7 +123,7 @@ async function readDirector(session: HostSession, entries: DirectorEntry[]) {
   const checkedKeys = [...new Set(entries.flatMap((e) => (e.checked ? [e.checked.serviceKey] : [])))];
   const { facts, file } = await session.readWithFiles(
     {
-      ...(checkedKeys.length > 0 ? checkedFacts(checkedKeys) : {}),
+      ...(checkedKeys.length > 0 ? { ...checkedFacts(checkedKeys), checker: checkerStateFact() } : {}),
       table: ipvsTableFact(),
       claims: hostClaimsFact(),
       ...(snat ? { snat4: snatRulesFact("inet"), snat6: snatRulesFact("inet6") } : {}),
@@ -149,9 +151,7 @@ async function readDirector(session: HostSession, entries: DirectorEntry[]) {
 export const convergeOnDirector = hostBatcher<RealServerInputs>(async (session, items) => {
   const entries = items.map((inputs) => directorEntry(inputs));
   const live = await readDirector(session, entries);
-  const checked = entries.flatMap((e) => (e.checked ? [e.checked] : []));
-  const refused =
-    checked.length > 0 ? await refuseCheckedChanges(session, live.checkedKeys, live.facts, checked) : undefined;
+  const refused = await refuseCheckedChanges(session, live.checkedKeys, live.facts, entries, live.file);
   const claims: HostClaim[] = [];
   const released: string[] = [];
   const planned = planBatch(entries, (entry) => {
@@ -180,7 +180,9 @@ export const convergeOnDirector = hostBatcher<RealServerInputs>(async (session, 
       ...planFormerFileRemoval(former.snat),
       // SNAT before the destination: the first packet forwarded must already leave with the DIP.
       ...(snat ? planSnatRule(snat, live.snatRules(snat)) : []),
-      ...(entry.checked ? checkedFileSteps(entry.checked, live.file) : planDestination(entry.dest, table)),
+      ...(entry.checked
+        ? [...checkedFileSteps(entry.checked, live.file), ...repairSteps(entry, live)]
+        : planDestination(entry.dest, table)),
     ];
   });
   // Forwarding (NAT) is on before a destination that needs it is added.
@@ -189,6 +191,16 @@ export const convergeOnDirector = hostBatcher<RealServerInputs>(async (session, 
   await activateCheckedItems(session, live.checkedKeys, live.facts, entries, outcomes, NOTHING_REMOVED);
   return outcomes;
 });
+
+/**
+ * A checked real server whose file stays as it is: keepalived's entry repaired when it was edited by hand (a new or
+ * changed file is keepalived's to apply on reload).
+ */
+function repairSteps(entry: DirectorEntry, live: Awaited<ReturnType<typeof readDirector>>): string[] {
+  const block = entry.checked?.files[0];
+  if (!block || live.file(block.path) !== block.content) return [];
+  return planCheckedRepair(entry.dest, live.facts.checker?.[entry.key], live.facts.table);
+}
 
 /** Removes a real server's entry, files, SNAT rule and claim from a director, batched like convergeOnDirector. */
 export const removeFromDirector = hostBatcher<RealServerInputs>(async (session, items) => {

@@ -6,19 +6,20 @@ import { snatRulesFact } from "../facts/snatRules";
 import { desiredDestination, desiredSnatRule } from "../plan/desiredEntries";
 import { planFiles } from "../plan/files";
 import { holdsDestination, holdsSnatRule, planFormerFileRemoval } from "../plan/formerFiles";
+import { Health, judgedEntry } from "../plan/checkedRealServer";
 import { planQuiesce, sameDestination } from "../plan/realServer";
 import { planSnatRuleRemoval, sameSnatRule } from "../plan/snat";
 import { destinationFragmentPath, snatFragmentPath } from "../render/paths";
-import { log } from "../remote";
+import { connectionKey, log } from "../remote";
 import { ipFamily } from "../schemas/ip";
 import { RealServerInputs } from "../schemas/realServer";
 import { droppedDirectors, sameMachine } from "./directors";
 import { readFormerFile } from "./former-files";
-import { Listed, listedEntry } from "./listing";
+import { Listed, listedEntry, listedOn } from "./listing";
 import { convergeOnDirector, removeFromDirector } from "./real-server-director";
 import { claimOnRealServerHost, releaseOnRealServerHost } from "./real-server-host";
 import { HostSession, withHost } from "./session";
-import { sharedConnectionCounts } from "./shared-reads";
+import { sharedCheckerState, sharedConnectionCounts, sharedIpvsTable } from "./shared-reads";
 
 export function realServerId(inputs: RealServerInputs): string {
   const dest = desiredDestination(inputs);
@@ -120,13 +121,29 @@ async function drain(inputs: RealServerInputs): Promise<void> {
   }
 }
 
-/** The destination as the directors list it (one that drifted first) and the directors that lack it. */
-export function readRealServer(inputs: RealServerInputs): Promise<Listed<IpvsDestination>> {
+/** The destination as the directors list it (one that drifted first), the directors that lack it, its health. */
+export async function readRealServer(
+  inputs: RealServerInputs,
+): Promise<Listed<IpvsDestination> & { health: Record<string, Health> | undefined }> {
   const desired = desiredDestination(inputs);
   const key = realServerId(inputs);
-  return listedEntry(
-    inputs.directors,
-    (table) => table.destinations[key],
-    (live) => sameDestination(live, desired),
+  if (!inputs.serviceChecked) {
+    const listed = await listedEntry(
+      inputs.directors,
+      (table) => table.destinations[key],
+      (live) => sameDestination(live, desired),
+    );
+    return { ...listed, health: undefined };
+  }
+  const judged = await Promise.all(
+    inputs.directors.map(async (director) => {
+      const [table, checker] = await Promise.all([sharedIpvsTable(director), sharedCheckerState(director)]);
+      return { director: connectionKey(director), ...judgedEntry(desired, table.destinations[key], checker[key]) };
+    }),
   );
+  const health = Object.fromEntries(judged.flatMap((j) => (j.health ? [[j.director, j.health]] : [])));
+  return {
+    ...listedOn(judged, (live) => sameDestination(live, desired)),
+    health: Object.keys(health).length > 0 ? health : undefined,
+  };
 }

@@ -3,6 +3,7 @@
 // with resources x table size. Callers that ask while a read of the same host is running wait together for the
 // next one: every caller gets a read that started after it asked (never an older answer), and a host is read at
 // most twice per burst of callers.
+import { CheckedRealServer, checkerStateFact } from "../facts/checkerState";
 import { ConnectionCounts } from "../facts/ipvsList";
 import { IpvsTable } from "../facts/ipvsModel";
 import { connectionCountsFact, ipvsTableFact } from "../facts/ipvsTable";
@@ -40,6 +41,7 @@ export class SharedReads<T> {
 }
 
 const tables = new SharedReads<IpvsTable>();
+const checkers = new SharedReads<Record<string, CheckedRealServer>>();
 const counts = new SharedReads<Record<string, ConnectionCounts>>();
 
 /**
@@ -56,5 +58,12 @@ export function sharedIpvsTable(director: ConnectionSpec): Promise<IpvsTable> {
 export function sharedConnectionCounts(director: ConnectionSpec): Promise<Record<string, ConnectionCounts>> {
   return counts.read(connectionKey(director), () =>
     new HostSession(director).read({ counts: connectionCountsFact() }).then((facts) => facts.counts),
+  );
+}
+
+/** keepalived's checker state on a director (empty when it does not run), shared like the table. */
+export function sharedCheckerState(director: ConnectionSpec): Promise<Record<string, CheckedRealServer>> {
+  return checkers.read(connectionKey(director), () =>
+    new HostSession(director).read({ state: checkerStateFact() }).then((facts) => facts.state),
   );
 }

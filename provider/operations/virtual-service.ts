@@ -163,9 +163,7 @@ const convergeOnDirector = hostBatcher<{ inputs: VirtualServiceInputs; releaseVi
   async (session, items) => {
     const entries = items.map((item) => serviceEntry(item.inputs));
     const live = await readDirector(session, entries);
-    const checked = entries.flatMap((e) => (e.checked ? [e.checked] : []));
-    const refused =
-      checked.length > 0 ? await refuseCheckedChanges(session, live.checkedKeys, live.facts, checked) : undefined;
+    const refused = await refuseCheckedChanges(session, live.checkedKeys, live.facts, entries, live.file);
     const planned = planBatch(entries, (entry) => {
       const former = live.former(entry);
       const ours = live.file(entry.fragment) ?? former?.content ?? null;

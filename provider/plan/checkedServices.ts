@@ -1,5 +1,10 @@
 import { markedPair } from "../render/keepalivedConf";
-import { CHECKED_ONLY_MARKER, renderCheckedEnable, renderCheckedOnlyConf } from "../render/checkedServices";
+import {
+  CHECKED_ONLY_MARKER,
+  renderCheckedEnable,
+  renderCheckedInclude,
+  renderCheckedOnlyConf,
+} from "../render/checkedServices";
 import {
   checkedServicePaths,
   KEEPALIVED_CHECKED_DIR,
@@ -29,10 +34,12 @@ export interface CheckedKeepalivedFacts {
 export function checkedConfConflict(conf: string | null): string | undefined {
   if (conf === null || conf.includes(CHECKED_ONLY_MARKER)) return undefined;
   const pair = markedPair(conf);
-  if (pair !== undefined) {
-    return `${KEEPALIVED_CONF} belongs to HA pair ${pair}: checked services on HA pair directors are not supported yet`;
+  if (pair === undefined) return `${KEEPALIVED_CONF} exists and was not written by lvs-pulumi; move it away first`;
+  // An HA pair's configuration includes the checked services since they exist; one written before does not.
+  if (!conf.includes(renderCheckedInclude(KEEPALIVED_CHECKED_DIR))) {
+    return `${KEEPALIVED_CONF} of HA pair ${pair} was written by an older lvs-pulumi and does not include checked services: update the HAPair first`;
   }
-  return `${KEEPALIVED_CONF} exists and was not written by lvs-pulumi; move it away first`;
+  return undefined;
 }
 
 /**

@@ -8,6 +8,7 @@ import {
 } from "../render/keepalivedConf";
 import {
   KEEPALIVED_CHECK_DIR,
+  KEEPALIVED_CHECKED_DIR,
   KEEPALIVED_CONF,
   KEEPALIVED_DROPIN,
   KEEPALIVED_DROPIN_DIR,
@@ -16,7 +17,7 @@ import {
   KEEPALIVED_UNIT_NAME,
 } from "../render/paths";
 import { renderKeepalivedDropIn } from "../render/units";
-import { CHECKED_ONLY_MARKER } from "../render/checkedServices";
+import { CHECKED_ONLY_MARKER, renderCheckedOnlyConf } from "../render/checkedServices";
 import { hostKey } from "../schemas/connection";
 import { HaPairInputs } from "../schemas/haPair";
 import { hostPort } from "../schemas/ip";
@@ -86,6 +87,8 @@ export interface KeepalivedFacts {
   enabledByUs: boolean;
   /** Names in KEEPALIVED_SCRIPT_DIR. */
   scriptNames: string[];
+  /** Names in KEEPALIVED_CHECKED_DIR: `*.conf` are checked services keepalived runs. */
+  checkedNames: string[];
   /** Live content of the wanted scripts, by path. */
   scripts: Record<string, string | null>;
 }
@@ -148,9 +151,8 @@ export function keepalivedConfConflict(
 ): string | undefined {
   if (conf === null) return undefined;
   const owner = markedPair(conf);
-  if (conf.includes(CHECKED_ONLY_MARKER)) {
-    return `${KEEPALIVED_CONF} runs checked virtual services of this director: HA pairs on directors with checked services are not supported yet`;
-  }
+  // The director's checked services alone: the pair's config includes them too.
+  if (conf.includes(CHECKED_ONLY_MARKER)) return undefined;
   if (owner === undefined) return `${KEEPALIVED_CONF} exists and was not written by lvs-pulumi; move it away first`;
   if (owner !== pairId && !formerIds.includes(owner))
     return `${KEEPALIVED_CONF} belongs to HA pair ${owner}; a director serves one pair`;
@@ -197,10 +199,24 @@ export function planKeepalived(
 
 /**
  * Stops keepalived (it takes its VIPs and sync daemon down with it), removes our config and scripts, disables what
- * we enabled.
+ * we enabled. With checked services on the member, keepalived keeps running them: keepalived.conf becomes theirs alone
+ * and is reloaded (the VIPs and the sync daemon go), the unit stays enabled.
  */
 export function planKeepalivedRemoval(pairId: string, live: KeepalivedFacts): Step[] {
-  if (live.conf === null || keepalivedConfConflict(pairId, live.conf) !== undefined) return [];
+  if (live.conf === null || markedPair(live.conf) !== pairId) return [];
+  const scripts = live.scriptNames.map((name) => ({ path: `${KEEPALIVED_SCRIPT_DIR}/${name}`, content: null }));
+  const liveScripts = Object.fromEntries(scripts.map((script) => [script.path, ""]));
+  const prune = live.scriptNames.length === 0 ? [] : [pruneEmptyDirs([KEEPALIVED_SCRIPT_DIR])];
+  if (live.checkedNames.some((name) => name.endsWith(".conf"))) {
+    return [
+      ...planFiles(
+        [...scripts, { path: KEEPALIVED_CONF, content: renderCheckedOnlyConf(KEEPALIVED_CHECKED_DIR), mode: "0600" }],
+        { ...liveScripts, [KEEPALIVED_CONF]: live.conf },
+      ),
+      ...prune,
+      command("systemctl", live.active ? "reload" : "start", KEEPALIVED_UNIT_NAME),
+    ];
+  }
   return [
     ...(live.active ? [command("systemctl", "stop", KEEPALIVED_UNIT_NAME)] : []),
     ...(live.enabledByUs && live.enabled ? [command("systemctl", "disable", "--quiet", KEEPALIVED_UNIT_NAME)] : []),

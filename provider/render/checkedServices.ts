@@ -1,4 +1,4 @@
-import { IpvsDestination, IpvsService, isFwmarkService } from "../facts/ipvsModel";
+import { IpvsDestination, IpvsService, isFwmarkService, KernelForwarding } from "../facts/ipvsModel";
 import { command } from "../plan/shell";
 import { HealthCheck } from "../schemas/healthCheck";
 import { header } from "./header";
@@ -20,7 +20,7 @@ export function renderCheckedInclude(checkedDir: string): string {
 
 /** What the service settings need besides the table entry. */
 export interface CheckedServiceSettings {
-  sorryServer?: { address: string; port?: number };
+  sorryServer?: { address: string; port?: number; forwarding: KernelForwarding };
   quorum?: number;
   hysteresis?: number;
   startHealthy: boolean;
@@ -47,7 +47,12 @@ export function renderCheckedService(service: IpvsService, settings: CheckedServ
     ...(settings.startHealthy ? [] : ["    alpha"]),
     ...(settings.quorum !== undefined ? [`    quorum ${settings.quorum}`] : []),
     ...(settings.hysteresis !== undefined ? [`    hysteresis ${settings.hysteresis}`] : []),
-    ...(sorry ? [`    sorry_server ${sorry.address} ${sorryPort}`] : []),
+    ...(sorry
+      ? [
+          `    sorry_server ${sorry.address} ${sorryPort}`,
+          `    sorry_server_lvs_method ${FORWARDING_WORDS[sorry.forwarding]}`,
+        ]
+      : []),
     "    include rs-*.conf",
     "}",
     "",

@@ -1,7 +1,8 @@
 import { ipFamily, hostPrefixLength } from "../schemas/ip";
 import { HaPairInputs } from "../schemas/haPair";
 import { header } from "./header";
-import { KEEPALIVED_SCRIPT_DIR } from "./paths";
+import { renderCheckedInclude } from "./checkedServices";
+import { KEEPALIVED_CHECKED_DIR, KEEPALIVED_SCRIPT_DIR } from "./paths";
 
 export type PairRole = "primary" | "backup";
 
@@ -145,7 +146,9 @@ export function renderKeepalivedConf(
     "}",
     "",
   ]);
-  return `${header()}${pairMarker(pairId)}\n${[...globals, ...scripts, ...group, ...blocks].join("\n")}`;
+  // Checked virtual services of this director (KEEPALIVED_CHECKED_DIR) run in the same keepalived.
+  const checked = `\n${renderCheckedInclude(KEEPALIVED_CHECKED_DIR)}`;
+  return `${header()}${pairMarker(pairId)}\n${[...globals, ...scripts, ...group, ...blocks].join("\n")}${checked}`;
 }
 
 /** An instance sub-block listing names; nothing when there are none. */

@@ -57,7 +57,7 @@ export interface VirtualServiceArgs {
   /** Checks every real server; keepalived then owns the service on its directors (see README, Health checks). */
   healthCheck?: pulumi.Input<HealthCheckArgs>;
   /** Checked services: served while no real server is healthy. */
-  sorryServer?: pulumi.Input<{ address: string; port?: number }>;
+  sorryServer?: pulumi.Input<{ address: string; port?: number; forwarding?: "dr" | "nat" | "tun" }>;
   quorum?: pulumi.Input<number>;
   hysteresis?: pulumi.Input<number>;
   /** Checked services: real servers get traffic before their first check passed (default false). */

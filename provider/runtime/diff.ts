@@ -69,7 +69,7 @@ const DELETE_BEFORE_REPLACE: Record<ResourceKind, boolean> = {
 export const COMPUTED: Record<ResourceKind, string[]> = {
   director: ["kernelRelease", "ipvsadmVersion", "schedulers", "table"],
   virtualService: ["missingFrom"],
-  realServer: ["missingFrom"],
+  realServer: ["missingFrom", "health"],
   haPair: ["master", "keepalived"],
 };
 

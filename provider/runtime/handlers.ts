@@ -87,7 +87,7 @@ const realServer: Handler = {
     return {};
   },
   read: async (inputs) => {
-    const { entry: live, missingFrom } = await readRealServer(inputs as RealServerInputs);
+    const { entry: live, missingFrom, health } = await readRealServer(inputs as RealServerInputs);
     if (!live) return undefined;
     const wanted = inputs as RealServerInputs;
     // fullnat is nat in the kernel table; its SNAT half lives in netfilter.
@@ -98,6 +98,8 @@ const realServer: Handler = {
       lowerThreshold: live.lowerThreshold,
       forwarding,
       ...missing(missingFrom),
+      // Checked services: each director's keepalived view ("up" or "down"), as of this refresh.
+      health,
     };
   },
   remove: (inputs) => removeRealServer(inputs as RealServerInputs),

@@ -99,9 +99,15 @@ export function checkedServiceFields() {
         "checks every real server (a RealServer may override it): keepalived then owns this service on its directors and takes failed real servers out (see Health checks)",
       ),
     sorryServer: z
-      .object({ address: endpointAddressField(), port: portField().optional() })
+      .object({
+        address: endpointAddressField(),
+        port: portField().optional(),
+        forwarding: enumField(["dr", "nat", "tun"], "forwarding method").default("nat"),
+      })
       .optional()
-      .describe("checked services: `{address, port}` served while no real server is healthy (`sorry_server`)"),
+      .describe(
+        "checked services: `{address, port, forwarding}` served while no real server is healthy (`sorry_server`; forwarding dr, nat (default) or tun, the host needs what a real server of that method needs, e.g. the VIP on lo for dr)",
+      ),
     quorum: intInRange(1, 65535)
       .optional()
       .describe("checked services: the sum of healthy weights below which the service counts as down (`quorum`)"),

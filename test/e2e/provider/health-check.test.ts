@@ -1,119 +1,240 @@
-// Health checks: a checked DR service is keepalived's on the director. Under steady client load a real server whose
-// HTTP server stops leaves the table within seconds and no request fails after that; started again, it comes back on
-// its own. A check that cannot run is refused before anything changes. Figures are printed.
+// Health checks: checked services are keepalived's on the director. Under steady client load a real server whose
+// server stops leaves the table within seconds and no request fails after that; started again, it comes back on its
+// own (DR with an HTTP check, NAT with a TCP check). A sorry server stands in while all are down. A check that cannot
+// run is refused before anything changes. Figures are printed.
 import { labClock, outage, recordLoad } from "../../lab/failover";
-import { fetchThroughVip, labExec, labRun, labTopology, tally, waitFor } from "../../lab/lab";
-import { connectionTo, Declared, hostSnapshot, LabStack } from "./fixture";
+import { fetchThroughVip, labExec, labRun, labTopology, rebootHost, tally, waitFor } from "../../lab/lab";
+import { PropertyMap } from "../../harness/provider-host";
+import { connectionKey, ConnectionSpec } from "../../../provider/remote";
+import { connectionTo, Declared, hostSnapshot, LabStack, urnOf } from "./fixture";
 
-const HOSTS = ["dir1", "rs1", "rs2"];
+const HOSTS = ["dir1", "rs1", "rs2", "nrs1", "nrs2"];
 
 describe("health checks (keepalived owns a checked service)", () => {
   let stack: LabStack;
   const vip = labTopology().freeVips.ipv4[10];
+  const natVip = labTopology().freeVips.ipv4[7];
+  const dip = labTopology().directors.dir1.dip.nat;
   const dir1 = connectionTo("dir1");
-  const identity = { protocol: "tcp", address: vip, port: 80 };
-  const httpCheck = {
-    type: "http",
-    path: "/",
-    status: 200,
-    intervalSeconds: 1,
-    retries: 1,
-    delayBeforeRetrySeconds: 1,
-    connectTimeoutSeconds: 1,
-  };
-  const service = (healthCheck: Record<string, unknown>): Declared => ({
-    name: "checked-web",
+  const dir1Key = connectionKey(dir1 as unknown as ConnectionSpec);
+  const web = { protocol: "tcp", address: vip, port: 80 };
+  const natWeb = { protocol: "tcp", address: natVip, port: 80 };
+  const fast = { intervalSeconds: 1, retries: 1, delayBeforeRetrySeconds: 1, connectTimeoutSeconds: 1 };
+  const httpCheck = { type: "http", path: "/", status: 200, ...fast };
+  const director: Declared = { name: "dir1", kind: "director", inputs: { connection: dir1 } };
+  const service = (name: string, identity: PropertyMap, extra: PropertyMap = {}): Declared => ({
+    name,
     kind: "virtualService",
-    inputs: { directors: [dir1], ...identity, scheduler: "rr", healthCheck },
+    inputs: { directors: [dir1], ...identity, scheduler: "rr", ...extra },
   });
-  const server = (name: string, address: string): Declared => ({
-    name: `checked-${name}`,
-    kind: "realServer",
-    inputs: { directors: [dir1], service: identity, address, host: connectionTo(name), serviceChecked: true },
-  });
-  const stack1 = (healthCheck: Record<string, unknown>) => [
-    { name: "dir1", kind: "director", inputs: { connection: dir1 } } as Declared,
-    service(healthCheck),
-    server("rs1", "198.51.100.21"),
-    server("rs2", "198.51.100.22"),
+  const server = (name: string, identity: PropertyMap, host: string, address: string, extra: PropertyMap = {}) =>
+    ({
+      name,
+      kind: "realServer",
+      inputs: { directors: [dir1], service: identity, address, host: connectionTo(host), ...extra },
+    }) as Declared;
+  const checkedStack = (healthCheck: PropertyMap): Declared[] => [
+    director,
+    service("checked-web", web, { healthCheck }),
+    server("checked-rs1", web, "rs1", "198.51.100.21", { serviceChecked: true }),
+    server("checked-rs2", web, "rs2", "198.51.100.22", { serviceChecked: true }),
+    service("checked-nat", natWeb, { healthCheck: { type: "tcp", ...fast } }),
+    ...(["nrs1", "nrs2"] as const).map((host, i) =>
+      server(`checked-${host}`, natWeb, host, `198.51.100.7${i + 1}`, {
+        serviceChecked: true,
+        forwarding: "nat",
+        directorAddress: dip,
+      }),
+    ),
   ];
   const before: Record<string, string> = {};
-  const inTable = async (rip: string) =>
-    (await labExec("dir1", `ipvsadm -Ln -t ${vip}:80 2>/dev/null || true`)).includes(`${rip}:80`);
+  const inTable = async (target: string, rip: string) =>
+    (await labExec("dir1", `ipvsadm -Ln -t ${target}:80 2>/dev/null || true`)).includes(`${rip}:80`);
   const keepalivedFiles = () =>
     labExec(
       "dir1",
       "cd /etc/keepalived && find . -type f | sort | xargs sha256sum; systemctl show -p MainPID keepalived",
     );
+  const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+  /**
+   * Under steady load through `target`, stops the HTTP server of `host` (RIP `rip`): the time until it leaves the
+   * table, the requests that failed after that, the time until it is back once started again. Printed and returned.
+   */
+  const failAndRecover = async (what: string, target: string, host: string, rip: string) => {
+    const load = recordLoad(target, 80);
+    await pause(3000);
+    const faultAt = await labClock();
+    await labExec(host, "systemctl stop lab-httpd@80");
+    await waitFor(`${rip} out of the table`, async () => !(await inTable(target, rip)), 30_000);
+    const leftAt = await labClock();
+    await pause(5000);
+    const restartAt = await labClock();
+    await labExec(host, "systemctl start lab-httpd@80");
+    await waitFor(`${rip} back in the table`, async () => inTable(target, rip), 30_000);
+    const backAt = await labClock();
+    await pause(3000);
+    const requests = await load.stop();
+    const afterLeaving = outage(requests, leftAt);
+    const meanwhile = outage(requests, faultAt, leftAt);
+    console.log(
+      `health check (${what}): ${host} left the table ${leftAt - faultAt} ms after its server stopped ` +
+        `(${meanwhile.failed} of ${meanwhile.failed + meanwhile.served} requests failed meanwhile); ` +
+        `after that ${afterLeaving.failed} of ${afterLeaving.failed + afterLeaving.served} failed; ` +
+        `started again, it was back in the table after ${backAt - restartAt} ms`,
+    );
+    return { leftAfterMs: leftAt - faultAt, afterLeaving };
+  };
 
   beforeAll(async () => {
     for (const h of HOSTS) before[h] = await hostSnapshot(h);
     stack = await LabStack.start();
   });
   afterAll(async () => {
-    await labRun("rs1", "systemctl start lab-httpd@80");
+    for (const host of ["rs1", "rs2", "nrs1", "nrs2"]) await labRun(host, "systemctl start lab-httpd@80");
     await stack?.stop();
   });
 
-  test("a real server whose HTTP server dies leaves the table within seconds, no request fails after, and it comes back", async () => {
-    const summary = await stack.deploy(stack1(httpCheck));
-    expect(summary.created).toHaveLength(4);
+  test("create: keepalived serves the checked DR and NAT services; no boot fragment of ours for them", async () => {
+    const summary = await stack.deploy(checkedStack(httpCheck));
+    expect(summary.created).toHaveLength(7);
     expect(await labExec("dir1", "systemctl is-active keepalived")).toBe("active\n");
     // alpha: a real server gets traffic once its first check passed.
     await waitFor(
-      "both real servers in dir1's table",
-      async () => (await inTable("198.51.100.21")) && (await inTable("198.51.100.22")),
+      "every real server in dir1's table",
+      async () =>
+        (await inTable(vip, "198.51.100.21")) &&
+        (await inTable(vip, "198.51.100.22")) &&
+        (await inTable(natVip, "198.51.100.71")) &&
+        (await inTable(natVip, "198.51.100.72")),
       30_000,
     );
     expect(tally(await fetchThroughVip(vip, 80, 4))).toEqual({ rs1: 2, rs2: 2 });
-    // keepalived's entries, not ours: no boot fragment of lvs-pulumi for them.
+    expect(tally(await fetchThroughVip(natVip, 80, 4))).toEqual({ nrs1: 2, nrs2: 2 });
     expect(await labExec("dir1", "ls /etc/lvs-pulumi/ipvs.d 2>/dev/null | grep -c . || true")).toBe("0\n");
+  });
 
-    const load = recordLoad(vip, 80);
-    await new Promise((resolve) => setTimeout(resolve, 3000));
-    const faultAt = await labClock();
-    await labExec("rs1", "systemctl stop lab-httpd@80");
-    await waitFor("rs1 out of the table", async () => !(await inTable("198.51.100.21")), 30_000);
-    const leftAt = await labClock();
-    await new Promise((resolve) => setTimeout(resolve, 5000));
-    const restartAt = await labClock();
-    await labExec("rs1", "systemctl start lab-httpd@80");
-    await waitFor("rs1 back in the table", async () => inTable("198.51.100.21"), 30_000);
-    const backAt = await labClock();
-    await new Promise((resolve) => setTimeout(resolve, 3000));
-    const requests = await load.stop();
-    const afterLeaving = outage(requests, leftAt);
-    const sinceFault = outage(requests, faultAt, leftAt);
-    console.log(
-      `health check (HTTP, delay 1 s, 1 retry): rs1 left the table ${leftAt - faultAt} ms after its HTTP server ` +
-        `stopped (${sinceFault.failed} of ${sinceFault.failed + sinceFault.served} requests failed meanwhile); ` +
-        `after that ${afterLeaving.failed} of ${afterLeaving.failed + afterLeaving.served} failed; ` +
-        `started again, it served again after ${backAt - restartAt} ms`,
+  test("DR, HTTP check: a real server whose HTTP server dies leaves within seconds, no request fails after, it comes back", async () => {
+    const { leftAfterMs, afterLeaving } = await failAndRecover(
+      "DR, HTTP, delay 1 s, 1 retry",
+      vip,
+      "rs1",
+      "198.51.100.21",
     );
     expect(afterLeaving.failed).toBe(0);
     expect(afterLeaving.served).toBeGreaterThan(20);
-    expect(leftAt - faultAt).toBeLessThan(15_000);
+    expect(leftAfterMs).toBeLessThan(15_000);
     expect(tally(await fetchThroughVip(vip, 80, 4))).toEqual({ rs1: 2, rs2: 2 });
+  });
+
+  test("NAT, TCP check: the same", async () => {
+    const { leftAfterMs, afterLeaving } = await failAndRecover(
+      "NAT, TCP, delay 1 s, 1 retry",
+      natVip,
+      "nrs1",
+      "198.51.100.71",
+    );
+    expect(afterLeaving.failed).toBe(0);
+    expect(afterLeaving.served).toBeGreaterThan(20);
+    expect(leftAfterMs).toBeLessThan(15_000);
+    expect(tally(await fetchThroughVip(natVip, 80, 4))).toEqual({ nrs1: 2, nrs2: 2 });
+  });
+
+  test("refresh: a real server taken out by its check is down, not drift; a hand edit is drift that up repairs", async () => {
+    const [rs1, rs2] = ["checked-rs1", "checked-rs2"].map((name) => urnOf(name, "realServer"));
+    await labExec("rs1", "systemctl stop lab-httpd@80");
+    await waitFor("rs1 out of the table", async () => !(await inTable(vip, "198.51.100.21")), 30_000);
+    let live = await stack.engine.refresh();
+    expect(live[rs1]).toMatchObject({ weight: 1, health: { [dir1Key]: "down" } });
+    expect(live[rs1]?.missingFrom).toBeUndefined();
+    expect(live[rs2]).toMatchObject({ health: { [dir1Key]: "up" } });
+    expect((await stack.deploy(checkedStack(httpCheck))).updated).toEqual([]);
+
+    await labExec("rs1", "systemctl start lab-httpd@80");
+    await waitFor("rs1 back in the table", async () => inTable(vip, "198.51.100.21"), 30_000);
+    // By hand: rs2's weight changed, rs1 deleted. keepalived's reload would not repair either; `up` does.
+    await labExec(
+      "dir1",
+      `ipvsadm -e -t ${vip}:80 -r 198.51.100.22:80 -g -w 9; ipvsadm -d -t ${vip}:80 -r 198.51.100.21:80`,
+    );
+    live = await stack.engine.refresh();
+    expect(live[rs2]?.weight).toBe(9);
+    expect(live[rs1]).toMatchObject({ missingFrom: [dir1Key], health: { [dir1Key]: "up" } });
+    const repaired = await stack.deploy(checkedStack(httpCheck));
+    expect(repaired.updated.sort()).toEqual([rs1, rs2].sort());
+    const table = await labExec("dir1", `ipvsadm -Sn -t ${vip}:80`);
+    expect(table).toContain("-r 198.51.100.21:80 -g -w 1");
+    expect(table).toContain("-r 198.51.100.22:80 -g -w 1");
+  });
+
+  test("reboot of the director: the checked services serve again without a person; a real server down at boot gets nothing", async () => {
+    await labExec("rs1", "systemctl stop lab-httpd@80");
+    await waitFor("rs1 out of the table", async () => !(await inTable(vip, "198.51.100.21")), 30_000);
+    const rebootMs = await rebootHost("dir1");
+    const bootedAt = await labClock();
+    await waitFor(
+      "rs2, nrs1 and nrs2 in the table after boot",
+      async () =>
+        (await inTable(vip, "198.51.100.22")) &&
+        (await inTable(natVip, "198.51.100.71")) &&
+        (await inTable(natVip, "198.51.100.72")),
+      60_000,
+    );
+    const servingMs = (await labClock()) - bootedAt;
+    expect(await labExec("dir1", "systemctl is-active keepalived")).toBe("active\n");
+    expect(await inTable(vip, "198.51.100.21")).toBe(false);
+    expect(tally(await fetchThroughVip(vip, 80, 4))).toEqual({ rs2: 4 });
+    expect(tally(await fetchThroughVip(natVip, 80, 4))).toEqual({ nrs1: 2, nrs2: 2 });
+    await labExec("rs1", "systemctl start lab-httpd@80");
+    await waitFor("rs1 back in the table", async () => inTable(vip, "198.51.100.21"), 30_000);
+    console.log(
+      `reboot with checked services: dir1 back over SSH after ${rebootMs} ms; every healthy real server in the ` +
+        `table ${servingMs} ms later; rs1 (down at boot) got no request`,
+    );
   });
 
   test("a misc check whose program does not exist is refused; keepalived's files and process are untouched", async () => {
     const files = await keepalivedFiles();
     const table = await labExec("dir1", "ipvsadm -Sn");
     const misc = { type: "misc", command: ["/nonexistent/check-web", "--vip", vip] };
-    const failure = stack.deploy(stack1(misc)).then(
+    const message = await stack.deploy(checkedStack(misc)).then(
       () => "",
       (error: Error) => error.message,
     );
-    const message = await failure;
     expect(message).toContain("/nonexistent/check-web is not an executable file on this director");
     expect(message).toContain("nothing was changed");
     expect(await keepalivedFiles()).toBe(files);
     expect(await labExec("dir1", "ipvsadm -Sn")).toBe(table);
   });
 
-  test("destroy removes the checked service and stops keepalived: the hosts are as before", async () => {
-    const summary = await stack.destroy();
-    expect(summary.deleted).toHaveLength(4);
+  test("sorry server: with every real server down the sorry server answers; one back, it is served normally", async () => {
+    // rs2 holds the VIP on lo as the real server of the same VIP's port 8443, and stands by for port 80.
+    const web8443 = { ...web, port: 8443 };
+    const sorry = { address: "198.51.100.22", forwarding: "dr" };
+    await stack.deploy([
+      director,
+      service("checked-web", web, { healthCheck: httpCheck, sorryServer: sorry }),
+      server("checked-rs1", web, "rs1", "198.51.100.21", { serviceChecked: true }),
+      service("web-8443", web8443),
+      server("web-8443-rs2", web8443, "rs2", "198.51.100.22"),
+    ]);
+    await waitFor("rs1 in the table", async () => inTable(vip, "198.51.100.21"), 30_000);
+    expect(tally(await fetchThroughVip(vip, 80, 3))).toEqual({ rs1: 3 });
+    await labExec("rs1", "systemctl stop lab-httpd@80");
+    await waitFor("the sorry server in the table", async () => inTable(vip, "198.51.100.22"), 30_000);
+    expect(tally(await fetchThroughVip(vip, 80, 3))).toEqual({ rs2: 3 });
+    await labExec("rs1", "systemctl start lab-httpd@80");
+    await waitFor(
+      "rs1 back, the sorry server gone",
+      async () => (await inTable(vip, "198.51.100.21")) && !(await inTable(vip, "198.51.100.22")),
+      30_000,
+    );
+    expect(tally(await fetchThroughVip(vip, 80, 3))).toEqual({ rs1: 3 });
+  });
+
+  test("destroy removes the checked services and stops keepalived: the hosts are as before", async () => {
+    await stack.destroy();
+    expect(await labExec("dir1", "ipvsadm -Sn")).toBe("");
     for (const h of HOSTS) expect(await hostSnapshot(h)).toBe(before[h]);
   });
 });

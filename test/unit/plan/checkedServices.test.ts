@@ -45,10 +45,11 @@ describe("whose keepalived.conf", () => {
     expect(checkedConfConflict(renderCheckedOnlyConf(KEEPALIVED_CHECKED_DIR))).toBeUndefined();
   });
 
-  it("an HA pair's: refused, saying it is not supported yet", () => {
-    expect(checkedConfConflict(renderKeepalivedConf("pair-a", pair, "primary"))).toContain(
-      "belongs to HA pair pair-a: checked services on HA pair directors are not supported yet",
-    );
+  it("an HA pair's includes them; one written before checked services existed is refused until the pair is updated", () => {
+    const conf = renderKeepalivedConf("pair-a", pair, "primary");
+    expect(checkedConfConflict(conf)).toBeUndefined();
+    const older = conf.replace(`include ${KEEPALIVED_CHECKED_DIR}/*.conf\n`, "");
+    expect(checkedConfConflict(older)).toContain("of HA pair pair-a was written by an older lvs-pulumi");
   });
 
   it("someone else's: refused", () => {

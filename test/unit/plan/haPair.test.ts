@@ -1,3 +1,5 @@
+import { CHECKED_ONLY_MARKER, renderCheckedOnlyConf } from "../../../provider/render/checkedServices";
+import { KEEPALIVED_CHECKED_DIR } from "../../../provider/render/paths";
 import {
   expectedKeepalived,
   haPairId,
@@ -16,7 +18,7 @@ import { stepAudit, stepRun } from "../../../provider/plan/script";
 const CONF = "# Managed by lvs-pulumi; edits are overwritten.\n# lvs-pulumi HA pair: pair-a\n\nvrrp_instance X {}\n";
 const CONFIG = { conf: CONF, scripts: [] };
 const STAGED = { conf: CONF.replace("X", "STAGED"), scripts: [] };
-const noScripts = { scriptNames: [], scripts: {} };
+const noScripts = { scriptNames: [], scripts: {}, checkedNames: [] };
 const fresh = { conf: null, dropIn: null, enabled: false, active: false, enabledByUs: false, ...noScripts };
 const running = {
   conf: CONF,
@@ -79,6 +81,23 @@ describe("keepalived plan", () => {
       "systemctl disable --quiet keepalived.service",
     );
     expect(planKeepalivedRemoval("pair-a", { ...running, conf: "vrrp_instance VI_1 {}\n" })).toEqual([]);
+  });
+
+  it("checked services on the member: the pair takes over their keepalived.conf, and its removal gives it back", () => {
+    const checkedOnly = renderCheckedOnlyConf(KEEPALIVED_CHECKED_DIR);
+    expect(keepalivedConfConflict("pair-a", checkedOnly)).toBeUndefined();
+    const withChecked = { ...running, checkedNames: ["tcp_198.51.100.40_80", "tcp_198.51.100.40_80.conf"] };
+    const removal = planKeepalivedRemoval("pair-a", withChecked);
+    expect(removal.map(stepAudit)).toEqual([
+      expect.stringMatching(/^write \/etc\/keepalived\/keepalived.conf \(mode 0600,/),
+      "systemctl reload keepalived.service",
+    ]);
+    expect(stepRun(removal[0])).toContain(CHECKED_ONLY_MARKER);
+    // A folder of a service without real servers is not running: keepalived goes as before.
+    expect(planKeepalivedRemoval("pair-a", { ...running, checkedNames: ["tcp_198.51.100.40_80"] })).toContain(
+      "systemctl stop keepalived.service",
+    );
+    expect(planKeepalivedRemoval("pair-a", { ...withChecked, conf: checkedOnly })).toEqual([]);
   });
 });
 

@@ -22,7 +22,7 @@ describe("a checked service's virtual_server block", () => {
       startHealthy: false,
       quorum: 2,
       hysteresis: 1,
-      sorryServer: { address: "198.51.100.30" },
+      sorryServer: { address: "198.51.100.30", forwarding: "dr" as const },
     });
     expect(body(text)).toEqual([
       "virtual_server 198.51.100.40 80 {",
@@ -35,6 +35,7 @@ describe("a checked service's virtual_server block", () => {
       "    quorum 2",
       "    hysteresis 1",
       "    sorry_server 198.51.100.30 80",
+      "    sorry_server_lvs_method DR",
       "    include rs-*.conf",
       "}",
       "",

@@ -32,6 +32,8 @@ vrrp_instance LVS_PULUMI_51_V4 {
         198.51.100.68/32 dev eth1
     }
 }
+
+include /etc/keepalived/lvs-pulumi-checked/*.conf
 `,
     );
   });
@@ -146,6 +148,8 @@ vrrp_instance LVS_PULUMI_51_V4 {
         198.51.100.46/32 dev eth0
     }
 }
+
+include /etc/keepalived/lvs-pulumi-checked/*.conf
 `,
     );
     // The backup tracks only what it lists itself.
