@@ -118,7 +118,7 @@ export function planCheckedKeepalived(live: CheckedKeepalivedFacts, changed: boo
           [KEEPALIVED_CONF]: live.conf,
         })
       : [];
-  const dropIn = planFiles([{ path: KEEPALIVED_DROPIN, content: renderKeepalivedDropIn() }], {
+  const dropIn = planFiles([{ path: KEEPALIVED_DROPIN, content: renderKeepalivedDropIn(true) }], {
     [KEEPALIVED_DROPIN]: live.dropIn,
   });
   return [

@@ -175,9 +175,12 @@ export function planKeepalived(
   if (conflict) throw new Error(conflict);
   const changed = live.conf !== config.conf;
   const writes = configWrites(config, live);
-  const dropIn = planFiles([{ path: KEEPALIVED_DROPIN, content: renderKeepalivedDropIn() }], {
-    [KEEPALIVED_DROPIN]: live.dropIn,
-  });
+  const dropIn = planFiles(
+    [{ path: KEEPALIVED_DROPIN, content: renderKeepalivedDropIn(live.checkedNames.length > 0) }],
+    {
+      [KEEPALIVED_DROPIN]: live.dropIn,
+    },
+  );
   return [
     ...(writes.length > 0 ? [keepalivedCheck(staged), ...writes] : []),
     ...(dropIn.length > 0 ? [...dropIn, command("systemctl", "daemon-reload")] : []),

@@ -33,17 +33,19 @@ export function renderRealServerUnit(): string {
  * keepalived starts after the table replay, and not at all when the replay failed: a director without its table
  * must not take the VIPs (the peer keeps them). Ordered, not pulled in (no Wants=): the replay is enabled for boot,
  * and starting keepalived during an apply must not replay fragments whose entries are live ("already exists" would
- * fail the replay and so keepalived). Without a replay unit (no service yet) it starts as usual.
+ * fail the replay and so keepalived). Without a replay unit (no service yet) it starts as usual. With checked services
+ * (`keepIpvsOnStop`), a stop (restart, upgrade) leaves their IPVS entries in place and the next start takes them over;
+ * a director without any keeps keepalived's own behaviour.
  */
-export function renderKeepalivedDropIn(): string {
+export function renderKeepalivedDropIn(keepIpvsOnStop: boolean): string {
   const refusal = `lvs-pulumi: ${IPVS_UNIT_NAME} failed (IPVS table not replayed): keepalived stays down, no VIP taken here`;
+  const keep = keepIpvsOnStop
+    ? "ExecStart=\nExecStart=/usr/sbin/keepalived --dont-fork --dont-release-ipvs $DAEMON_ARGS\n"
+    : "";
   return `${header()}[Unit]
 After=${IPVS_UNIT_NAME}
 
 [Service]
 ExecStartPre=/bin/sh -c 'if systemctl is-failed --quiet ${IPVS_UNIT_NAME}; then echo "${refusal}" >&2; exit 1; fi'
-# A stop (restart, upgrade) leaves the IPVS entries of checked services in place: the next start takes them over.
-ExecStart=
-ExecStart=/usr/sbin/keepalived --dont-fork --dont-release-ipvs $DAEMON_ARGS
-`;
+${keep}`;
 }

@@ -10,3 +10,8 @@ export function ipvsadmFixture(name: string): string {
 export function iptablesFixture(name: string): string {
   return readFileSync(join(__dirname, "../../fixtures/iptables", name), "utf8");
 }
+
+/** Real keepalived v2.2.7 checker dumps captured on Debian 12 (see test/fixtures/keepalived/README.md). */
+export function keepalivedFixture(name: string): string {
+  return readFileSync(join(__dirname, "../../fixtures/keepalived", name), "utf8");
+}

@@ -22,7 +22,7 @@ const noScripts = { scriptNames: [], scripts: {}, checkedNames: [] };
 const fresh = { conf: null, dropIn: null, enabled: false, active: false, enabledByUs: false, ...noScripts };
 const running = {
   conf: CONF,
-  dropIn: renderKeepalivedDropIn(),
+  dropIn: renderKeepalivedDropIn(false),
   enabled: true,
   active: true,
   enabledByUs: true,

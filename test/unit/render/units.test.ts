@@ -31,8 +31,15 @@ describe("boot order on a director (VIPs only once the table is back)", () => {
     expect(renderRealServerUnit()).toMatch(/^After=.* lvs-pulumi-ipvs\.service$/m);
   });
 
+  test("with checked services keepalived keeps their IPVS entries when it stops; without, its own behaviour", () => {
+    expect(renderKeepalivedDropIn(true)).toContain(
+      "\nExecStart=\nExecStart=/usr/sbin/keepalived --dont-fork --dont-release-ipvs $DAEMON_ARGS\n",
+    );
+    expect(renderKeepalivedDropIn(false)).not.toContain("ExecStart=");
+  });
+
   test("keepalived waits for the replay, and does not start (takes no VIP) when the replay failed", () => {
-    const dropIn = renderKeepalivedDropIn();
+    const dropIn = renderKeepalivedDropIn(false);
     expect(dropIn).toMatch(/^After=lvs-pulumi-ipvs\.service$/m);
     // Not pulled in: a keepalived start during an apply must not replay entries that are live.
     expect(dropIn).not.toMatch(/^(Wants|Requires)=/m);
