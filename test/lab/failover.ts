@@ -30,12 +30,15 @@ export interface RecordedLoad {
   stop(): Promise<Request[]>;
 }
 
+/** How long a recorded request may take: one started this long before a fault may be cut by it. */
+export const REQUEST_TIMEOUT_MS = 1000;
+
 /** Requests from the client to the VIP back to back (1 s timeout each, 50 ms apart), each recorded with its time. */
 export function recordLoad(vip: string, port: number): RecordedLoad {
   const url = urlFor(vip, port);
   const loop = loopUntilStopped(
     "client",
-    `t=$(date +%s%3N); if curl -s -m 1 -o /dev/null '${url}'; then echo "$t ok"; else echo "$t failed"; fi`,
+    `t=$(date +%s%3N); if curl -s -m ${REQUEST_TIMEOUT_MS / 1000} -o /dev/null '${url}'; then echo "$t ok"; else echo "$t failed"; fi`,
     0.05,
   );
   return {
