@@ -4,10 +4,13 @@ import { Fact } from "./fact";
 import { destinationKey, ServiceId } from "./ipvsModel";
 import { quote } from "../plan/shell";
 
-/** What keepalived's checkers think of a real server: alive or not, and the weight it set. */
+/** What keepalived's checkers think of a real server: alive or not, the weight it gives the kernel, its configured one. */
 export interface CheckedRealServer {
   alive: boolean;
+  /** The effective weight (a dynamic misc check changes it). */
   weight: number;
+  /** The weight in keepalived's loaded configuration (`initial weight`): tells whether a reload was applied. */
+  configuredWeight: number;
 }
 
 const DUMP = "/tmp/keepalived_check.data";
@@ -41,7 +44,7 @@ const PROTOCOLS: Record<string, Protocol> = { TCP: "tcp", UDP: "udp", SCTP: "sct
 export function parseCheckerDump(dump: string): Record<string, CheckedRealServer> {
   const state: Record<string, CheckedRealServer> = {};
   let vs: { vip?: string; port?: number; fwmark?: number; protocol?: Protocol; family?: "inet" | "inet6" } = {};
-  let rs: { address: string; port: number; weight: number } | undefined;
+  let rs: { address: string; port: number; weight: number; configuredWeight: number } | undefined;
   const service = (): ServiceId | undefined => {
     if (vs.fwmark !== undefined) return { fwmark: vs.fwmark, family: vs.family ?? "inet" };
     if (vs.vip === undefined || vs.port === undefined || vs.protocol === undefined) return undefined;
@@ -60,13 +63,17 @@ export function parseCheckerDump(dump: string): Record<string, CheckedRealServer
       vs.protocol = PROTOCOLS[match[1]];
     } else if (rs === undefined && (match = /^Address family = (inet6?)$/.exec(line))) {
       vs.family = match[1] as "inet" | "inet6";
-    } else if ((match = /^RIP = (\S+), RPORT = (\d+), WEIGHT = (-?\d+)/.exec(line))) {
+    } else if ((match = /^RIP = (\S+), RPORT = (\d+), WEIGHT = (-?\d+) EFF WEIGHT = (-?\d+)/.exec(line))) {
+      const weight = Number(match[4]);
       rs = ipFamily(match[1])
-        ? { address: canonicalIp(match[1]), port: Number(match[2]), weight: Number(match[3]) }
+        ? { address: canonicalIp(match[1]), port: Number(match[2]), weight, configuredWeight: weight }
         : undefined;
+    } else if (rs !== undefined && (match = /^initial weight = (-?\d+)$/.exec(line))) {
+      rs.configuredWeight = Number(match[1]);
     } else if (rs !== undefined && (match = /^alive = (\d+)$/.exec(line))) {
       const id = service();
-      if (id) state[destinationKey(id, rs.address, rs.port)] = { alive: match[1] !== "0", weight: rs.weight };
+      const { weight, configuredWeight } = rs;
+      if (id) state[destinationKey(id, rs.address, rs.port)] = { alive: match[1] !== "0", weight, configuredWeight };
     }
   }
   return state;

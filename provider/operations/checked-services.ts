@@ -2,6 +2,7 @@
 // servers) hands its keepalived files to these helpers: check them staged, write them, then start or reload keepalived.
 import { setTimeout as sleep } from "timers/promises";
 import { directoryListingFact, fileFact, unitEnabledFact } from "../facts/files";
+import { checkerStateFact } from "../facts/checkerState";
 import { ipvsTableFact } from "../facts/ipvsTable";
 import { IpvsTable } from "../facts/ipvsModel";
 import { programPresentFact, unitActiveFact } from "../facts/services";
@@ -13,6 +14,7 @@ import {
   planCheckedKeepalived,
   planCheckedKeepalivedRemoval,
 } from "../plan/checkedServices";
+import { KeepalivedEntry, unappliedEntries } from "../plan/checkedReadBack";
 import { OwnedFile, planFiles, pruneEmptyDirs } from "../plan/files";
 import { Step } from "../plan/script";
 import { command } from "../plan/shell";
@@ -64,11 +66,13 @@ function keepalivedFacts(values: CheckedFactValues): CheckedKeepalivedFacts {
   };
 }
 
-/** One checked item's keepalived files and the misc programs its checks run. */
+/** One checked item's keepalived files, the misc programs its checks run and the entries keepalived makes of them. */
 export interface CheckedChange {
   serviceKey: string;
   files: OwnedFile[];
   programs: string[];
+  /** Read back after keepalived loaded the files (none for files removed). */
+  expected: KeepalivedEntry[];
 }
 
 /**
@@ -120,11 +124,16 @@ export interface RemovedEntries {
 
 export const NOTHING_REMOVED: RemovedEntries = { left: () => [], steps: () => [] };
 
+/** How keepalived takes a batch's files: reloaded, or (a service handed back) its checker restarted. */
+export interface Activation {
+  restart: boolean;
+}
+
 /**
- * After the batch's files landed: the services' enable files, keepalived.conf and the unit, then a start or reload.
- * The removed entries are waited for, so that a resource is gone from the table when its delete returns. With no
- * service enabled any more keepalived is stopped (it keeps the entries: --dont-release-ipvs) and the removed entries
- * are deleted here; with nothing checked left, everything we put there for keepalived goes too.
+ * After the batch's files landed: the services' enable files, keepalived.conf and the unit, then a start or reload
+ * (a restart with `restart`: the entries stay, --dont-release-ipvs). The removed entries are waited for, so that a
+ * resource is gone from the table when its delete returns. With no service enabled any more keepalived is stopped (it
+ * keeps the entries) and the removed entries are deleted here, and what we put there for keepalived goes too.
  */
 export async function activateChecked(
   session: HostSession,
@@ -132,6 +141,7 @@ export async function activateChecked(
   values: Record<string, unknown>,
   written: CheckedChange[],
   removed: RemovedEntries,
+  { restart }: Activation = { restart: false },
 ): Promise<void> {
   const facts = keepalivedFacts(values as CheckedFactValues);
   const files = written.flatMap((c) => c.files);
@@ -152,9 +162,19 @@ export async function activateChecked(
   const enabled = left.some((name) => name.endsWith(".conf"));
   const pairs = facts.conf !== null && markedPair(facts.conf) !== undefined;
   if (enabled || pairs) {
-    await session.apply(planCheckedKeepalived(facts, files.length > 0 || enableSteps.length > 0));
-    const stale = await awaitRemoved(session, removed.left, enabled ? 10_000 : 3_000);
+    const stop = restart && facts.active ? [command("systemctl", "stop", KEEPALIVED_UNIT_NAME)] : [];
+    const live = restart ? { ...facts, active: false } : facts;
+    await session.apply([...stop, ...planCheckedKeepalived(live, files.length > 0 || enableSteps.length > 0)]);
+    const serving = (key: string) => enables.some((e) => e.path === checkedServicePaths(key).enable && e.content);
+    const expected = written.flatMap((c) => c.expected);
+    const { stale, unapplied } = await readBack(session, removed.left, expected, serving, enabled ? 10_000 : 3_000);
     if (left.length === 0) await session.apply([pruneEmptyDirs([KEEPALIVED_CHECKED_DIR])]);
+    if (unapplied.length > 0) {
+      throw new Error(
+        `host ${session.name}: keepalived has not applied its configuration 10 s after the ${restart ? "restart" : "reload"}: ` +
+          `${unapplied.join("; ")}; see \`journalctl -u keepalived\``,
+      );
+    }
     if (stale.length === 0) return;
     // An HA pair's keepalived without checked services left may stop its checker and keep their entries
     // (--dont-release-ipvs): they are ours to delete then.
@@ -168,26 +188,35 @@ export async function activateChecked(
     return;
   }
   // No checked service enabled: keepalived is stopped (it keeps the entries) and the removed ones are deleted here.
+  // Files of a service handed back may stay until its real servers' updates: keepalived is not needed meanwhile.
   await session.apply([
     ...(facts.active ? [command("systemctl", "stop", KEEPALIVED_UNIT_NAME)] : []),
     ...removed.steps(table),
-    ...(left.length === 0
-      ? [...planCheckedKeepalivedRemoval({ ...facts, active: false }), pruneEmptyDirs([KEEPALIVED_CHECKED_DIR])]
-      : []),
+    ...planCheckedKeepalivedRemoval({ ...facts, active: false }),
+    ...(left.length === 0 ? [pruneEmptyDirs([KEEPALIVED_CHECKED_DIR])] : []),
   ]);
 }
 
-/** keepalived applies a reload asynchronously: polls the table until the removed entries are gone; those left. */
-async function awaitRemoved(
+/**
+ * keepalived applies a reload asynchronously: polls the table and its checker state until the removed entries are gone
+ * and the written ones are as configured (a real server its check keeps out counts as configured); what is left.
+ */
+async function readBack(
   session: HostSession,
   left: (table: IpvsTable) => string[],
+  expected: KeepalivedEntry[],
+  serving: (serviceKey: string) => boolean,
   timeoutMs: number,
-): Promise<string[]> {
+): Promise<{ stale: string[]; unapplied: string[] }> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
-    const { table } = await session.read({ table: ipvsTableFact() });
+    const { table, checker } = await session.read({
+      table: ipvsTableFact(),
+      ...(expected.length > 0 ? { checker: checkerStateFact() } : {}),
+    });
     const stale = left(table);
-    if (stale.length === 0 || Date.now() > deadline) return stale;
+    const unapplied = unappliedEntries(expected, table, checker ?? {}, serving);
+    if ((stale.length === 0 && unapplied.length === 0) || Date.now() > deadline) return { stale, unapplied };
     await sleep(250);
   }
 }
@@ -200,11 +229,12 @@ export async function activateCheckedItems(
   entries: { checked?: CheckedChange }[],
   outcomes: ItemOutcome[],
   removed: RemovedEntries,
+  activation?: Activation,
 ): Promise<void> {
   const written = entries.flatMap((e, i) => (e.checked && "done" in outcomes[i] ? [e.checked] : []));
   if (written.length === 0) return;
   try {
-    await activateChecked(session, keys, values, written, removed);
+    await activateChecked(session, keys, values, written, removed, activation);
   } catch (error) {
     entries.forEach((e, i) => {
       if (e.checked && "done" in outcomes[i]) outcomes[i] = { error: error as Error };

@@ -7,16 +7,24 @@ import { hostClaimsFact } from "../facts/hostClaims";
 import { ipvsTableFact } from "../facts/ipvsTable";
 import { SnatRule, snatRulesFact } from "../facts/snatRules";
 import { desiredDestination, desiredSnatRule } from "../plan/desiredEntries";
-import { planFiles } from "../plan/files";
+import { planFiles, pruneEmptyDirs } from "../plan/files";
 import { formerFileOf, holdsDestination, holdsSnatRule, planFormerFileRemoval } from "../plan/formerFiles";
 import { HostClaim } from "../plan/hostClaim";
+import { Step } from "../plan/script";
 import { planCheckedRepair } from "../plan/checkedRealServer";
 import { planDestination, planDestinationRemoval } from "../plan/realServer";
 import { planSnatRule, planSnatRuleRemoval } from "../plan/snat";
 import { renderDestinationRules } from "../render/ipvsRules";
 import { renderSnatRule } from "../render/snatRules";
-import { checkedRealServerPaths, destinationFragmentPath, formerPath, snatFragmentPath } from "../render/paths";
-import { renderCheckedRealServer, renderCheckScript } from "../render/checkedServices";
+import {
+  checkedRealServerPaths,
+  checkedServicePaths,
+  destinationFragmentPath,
+  formerPath,
+  KEEPALIVED_CHECKED_DIR,
+  snatFragmentPath,
+} from "../render/paths";
+import { renderCheckedRealServer, renderCheckScript, renderExecScript } from "../render/checkedServices";
 import { ipFamily } from "../schemas/ip";
 import { RealServerInputs } from "../schemas/realServer";
 import { applyHostClaims } from "./host-claims";
@@ -45,6 +53,10 @@ interface DirectorEntry {
   formerSnatFragment: string | undefined;
   /** The real server of a checked service as keepalived's file; undefined when the service is not checked. */
   checked: CheckedChange | undefined;
+  /** Unchecked: its keepalived files removed, if its service was checked before (handed back to us). */
+  handBack: CheckedChange | undefined;
+  /** The checked service's `virtual_server` file: absent once the service is handed back. */
+  checkedService: string;
 }
 
 function directorEntry(inputs: RealServerInputs, removing = false): DirectorEntry {
@@ -59,30 +71,46 @@ function directorEntry(inputs: RealServerInputs, removing = false): DirectorEntr
     snatFragment: snatFragmentPath(key),
     formerFragment: formerPath(destinationFragmentPath, key),
     formerSnatFragment: formerPath(snatFragmentPath, key),
-    checked: checkedChange(inputs, dest, key, removing),
+    checked: removing
+      ? inputs.serviceChecked
+        ? checkedRemoval(dest, key)
+        : undefined
+      : checkedChange(inputs, dest, key),
+    handBack: inputs.serviceChecked ? undefined : checkedRemoval(dest, key),
+    checkedService: checkedServicePaths(serviceKey(dest.service)).service,
   };
 }
 
-/** A checked service's real server: its `real_server` block and (own misc check) script; removed with `removing`. */
-function checkedChange(
-  inputs: RealServerInputs,
-  dest: IpvsDestination,
-  key: string,
-  removing: boolean,
-): CheckedChange | undefined {
+/** A checked service's real server: its `real_server` block and (own misc check) script. */
+function checkedChange(inputs: RealServerInputs, dest: IpvsDestination, key: string): CheckedChange | undefined {
   if (!inputs.serviceChecked) return undefined;
-  const service = serviceKey(dest.service);
-  const paths = checkedRealServerPaths(service, key);
-  const own = inputs.healthCheck;
-  const files = [
-    { path: paths.block, content: renderCheckedRealServer(dest, own && { check: own, script: paths.checkScript }) },
-    { path: paths.checkScript, content: (own && renderCheckScript(own)) ?? null, mode: "0700" },
-  ];
+  const paths = checkedRealServerPaths(serviceKey(dest.service), key);
+  const { healthCheck: own, notifyUp: up, notifyDown: down } = inputs;
+  const notify = { up: up && paths.notifyUp, down: down && paths.notifyDown };
+  const block = renderCheckedRealServer(dest, own && { check: own, script: paths.checkScript }, notify);
   return {
-    serviceKey: service,
-    files: removing ? files.map((f) => ({ ...f, content: null })) : files,
-    programs: !removing && own?.type === "misc" ? [own.command[0]] : [],
+    serviceKey: serviceKey(dest.service),
+    files: [
+      { path: paths.block, content: block },
+      { path: paths.checkScript, content: (own && renderCheckScript(own)) ?? null, mode: "0700" },
+      { path: paths.notifyUp, content: up ? renderExecScript(up) : null, mode: "0700" },
+      { path: paths.notifyDown, content: down ? renderExecScript(down) : null, mode: "0700" },
+    ],
+    programs: [...(own?.type === "misc" ? [own.command] : []), ...(up ? [up] : []), ...(down ? [down] : [])].map(
+      (argv) => argv[0],
+    ),
+    expected: [{ destination: dest }],
   };
+}
+
+/** A checked service's real server's files, all removed: it is deleted, or its service is handed back to us. */
+function checkedRemoval(dest: IpvsDestination, key: string): CheckedChange {
+  const paths = checkedRealServerPaths(serviceKey(dest.service), key);
+  const files = [paths.block, paths.checkScript, paths.notifyUp, paths.notifyDown].map((path) => ({
+    path,
+    content: null,
+  }));
+  return { serviceKey: serviceKey(dest.service), files, programs: [], expected: [] };
 }
 
 const directorClaimId = (key: string) => `rs-director:${key}`;
@@ -134,7 +162,8 @@ async function readDirector(session: HostSession, entries: DirectorEntry[]) {
       e.snatFragment,
       e.formerFragment,
       e.formerSnatFragment,
-      ...(e.checked?.files ?? []).map((f) => f.path),
+      e.checkedService,
+      ...(e.checked ?? e.handBack)!.files.map((f) => f.path),
     ]),
   );
   const snatRules = (rule: SnatRule) => (ipFamily(rule.rip) === "inet6" ? facts.snat6 : facts.snat4) ?? [];
@@ -144,7 +173,23 @@ async function readDirector(session: HostSession, entries: DirectorEntry[]) {
       ? formerFileOf(entry.formerSnatFragment, file(entry.formerSnatFragment), holdsSnatRule(entry.snat))
       : undefined,
   });
-  return { facts, file, formerOf, snatRules, checkedKeys, storedClaims: new Set(facts.claims.map((c) => c.id)) };
+  /** Steps that remove an entry's keepalived files left from a checked service, and their folders once empty. */
+  const leftoverSteps = (change: CheckedChange | undefined): Step[] => {
+    const steps = change ? checkedFileSteps(change, file) : [];
+    if (steps.length === 0) return [];
+    return [...steps, pruneEmptyDirs([checkedServicePaths(change!.serviceKey).dir, KEEPALIVED_CHECKED_DIR])];
+  };
+  return {
+    facts,
+    file,
+    formerOf,
+    snatRules,
+    checkedKeys,
+    leftoverSteps,
+    /** A checked entry whose service was handed back: keepalived no longer has it, the entry is ours to delete. */
+    handedBack: (entry: DirectorEntry) => entry.checked !== undefined && file(entry.checkedService) === null,
+    storedClaims: new Set(facts.claims.map((c) => c.id)),
+  };
 }
 
 /** Writes a real server's entry on a director, with the real servers that arrive with it (see host-batch.ts). */
@@ -158,10 +203,16 @@ export const convergeOnDirector = hostBatcher<RealServerInputs>(async (session, 
     const former = live.formerOf(entry);
     const table = live.facts.table;
     if (entry.checked && refused) throw refused;
+    if (entry.handBack && live.file(entry.checkedService) !== null) {
+      throw new Error(
+        `host ${session.name}: real server ${entry.key}: its virtual service is still checked on this director ` +
+          `(keepalived owns the entry): apply the service first; nothing was changed`,
+      );
+    }
     const ours =
       live.file(entry.fragment) ??
       former.fragment?.content ??
-      (entry.checked ? live.file(entry.checked.files[0].path) : null);
+      live.file((entry.checked ?? entry.handBack)!.files[0].path);
     refuseForeign(session, `real server ${entry.key}`, table.destinations[entry.key], ours, entry.inputs.adopt);
     const claim = directorClaim(entry);
     if (!holdsNothing(claim)) claims.push(claim);
@@ -182,7 +233,7 @@ export const convergeOnDirector = hostBatcher<RealServerInputs>(async (session, 
       ...(snat ? planSnatRule(snat, live.snatRules(snat)) : []),
       ...(entry.checked
         ? [...checkedFileSteps(entry.checked, live.file), ...repairSteps(entry, live)]
-        : planDestination(entry.dest, table)),
+        : [...planDestination(entry.dest, table), ...live.leftoverSteps(entry.handBack)]),
     ];
   });
   // Forwarding (NAT) is on before a destination that needs it is added.
@@ -210,15 +261,19 @@ export const removeFromDirector = hostBatcher<RealServerInputs>(async (session, 
     const former = live.formerOf(entry);
     const fragment = live.file(entry.fragment);
     const { snat, dest } = entry;
+    const keepalivedFiles = entry.checked ?? entry.handBack;
     return [
       ...planFiles([{ path: entry.fragment, content: null }], { [entry.fragment]: fragment }),
       ...planFormerFileRemoval(former.fragment),
-      // Only an entry we created or adopted (it has our boot fragment): never one that was there before. A checked
-      // service's real server goes with keepalived's reload.
-      ...(entry.checked
+      // Only an entry we created or adopted (it has our boot fragment or keepalived's file): never one that was there
+      // before. A checked service's real server goes with keepalived's reload, unless the service was handed back.
+      ...(entry.checked && !live.handedBack(entry)
         ? checkedFileSteps(entry.checked, live.file)
-        : fragment !== null || former.fragment !== undefined
-          ? planDestinationRemoval(dest.service, dest.address, dest.port, live.facts.table)
+        : fragment !== null || former.fragment !== undefined || live.file(keepalivedFiles?.files[0].path) !== null
+          ? [
+              ...planDestinationRemoval(dest.service, dest.address, dest.port, live.facts.table),
+              ...live.leftoverSteps(keepalivedFiles),
+            ]
           : []),
       ...(snat
         ? [
@@ -232,8 +287,9 @@ export const removeFromDirector = hostBatcher<RealServerInputs>(async (session, 
     ];
   });
   const outcomes = await applyBatch(session, planned);
-  const gone = (table: IpvsTable) => entries.filter((e) => e.checked && table.destinations[e.key] !== undefined);
-  await activateCheckedItems(session, live.checkedKeys, live.facts, entries, outcomes, {
+  const reloaded = entries.map((e) => (live.handedBack(e) ? { ...e, checked: undefined } : e));
+  const gone = (table: IpvsTable) => reloaded.filter((e) => e.checked && table.destinations[e.key] !== undefined);
+  await activateCheckedItems(session, live.checkedKeys, live.facts, reloaded, outcomes, {
     left: (table) => gone(table).map((e) => e.key),
     steps: (table) =>
       gone(table).flatMap(({ dest }) => planDestinationRemoval(dest.service, dest.address, dest.port, table)),

@@ -1,6 +1,6 @@
 import { setTimeout as sleep } from "timers/promises";
 import { fileFact } from "../facts/files";
-import { destinationKey, IpvsDestination } from "../facts/ipvsModel";
+import { destinationKey, IpvsDestination, serviceKey } from "../facts/ipvsModel";
 import { ipvsTableFact } from "../facts/ipvsTable";
 import { snatRulesFact } from "../facts/snatRules";
 import { desiredDestination, desiredSnatRule } from "../plan/desiredEntries";
@@ -9,7 +9,7 @@ import { holdsDestination, holdsSnatRule, planFormerFileRemoval } from "../plan/
 import { Health, judgedEntry } from "../plan/checkedRealServer";
 import { planQuiesce, sameDestination } from "../plan/realServer";
 import { planSnatRuleRemoval, sameSnatRule } from "../plan/snat";
-import { destinationFragmentPath, snatFragmentPath } from "../render/paths";
+import { checkedRealServerPaths, destinationFragmentPath, snatFragmentPath } from "../render/paths";
 import { connectionKey, log } from "../remote";
 import { ipFamily } from "../schemas/ip";
 import { RealServerInputs } from "../schemas/realServer";
@@ -90,9 +90,15 @@ async function drain(inputs: RealServerInputs): Promise<void> {
   await Promise.all(
     inputs.directors.map((director) =>
       withHost(director, async (session) => {
-        const live = await session.read({ table: ipvsTableFact(), fragment: fileFact(destinationFragmentPath(key)) });
+        // A checked service's real server is keepalived's entry: its weight 0 stays until the reload deletes it.
+        const block = inputs.serviceChecked ? checkedRealServerPaths(serviceKey(dest.service), key).block : undefined;
+        const live = await session.read({
+          table: ipvsTableFact(),
+          fragment: fileFact(destinationFragmentPath(key)),
+          ...(block ? { block: fileFact(block) } : {}),
+        });
         const former = await readFormerFile(session, destinationFragmentPath, key, holdsDestination(key));
-        if (live.fragment !== null || former !== undefined) {
+        if (live.fragment !== null || former !== undefined || (live.block ?? null) !== null) {
           await session.apply(planQuiesce(dest.service, dest.address, dest.port, live.table));
         }
       }),

@@ -14,7 +14,13 @@ import { planService, planServiceRemoval, sameService } from "../plan/virtualSer
 import { renderServiceRules } from "../render/ipvsRules";
 import { renderMarkRules } from "../render/markRules";
 import { checkedServicePaths, formerPath, markFragmentPath, serviceFragmentPath } from "../render/paths";
-import { renderCheckedService, renderCheckScript, renderServiceCheck } from "../render/checkedServices";
+import {
+  renderCheckedService,
+  renderCheckScript,
+  renderExecScript,
+  renderServiceCheck,
+} from "../render/checkedServices";
+import { markedPair } from "../render/keepalivedConf";
 import { canonicalIp, hostPrefixLength, ipFamily } from "../schemas/ip";
 import { serviceFamily } from "../schemas/serviceIdentity";
 import { VirtualServiceInputs } from "../schemas/virtualService";
@@ -50,12 +56,6 @@ export async function applyVirtualService(
   inputs: VirtualServiceInputs,
   previous?: VirtualServiceInputs,
 ): Promise<void> {
-  if (previous?.healthCheck !== undefined && inputs.healthCheck === undefined) {
-    // keepalived deletes a service it no longer has on reload: handing it back would leave a gap in service.
-    throw new Error(
-      `virtual service ${virtualServiceId(inputs)}: healthCheck cannot be removed from a checked service yet (keepalived would delete the service on reload); nothing was changed`,
-    );
-  }
   // A VIP held before and not any more is released (bindVip true -> false): its claim would re-add it at boot.
   const releaseVip = previous?.bindVip === true && !binds(inputs);
   await Promise.all(inputs.directors.map((director) => convergeOnDirector(director, { inputs, releaseVip })));
@@ -76,6 +76,8 @@ interface ServiceEntry {
   markFragment: string | undefined;
   /** A checked service's keepalived files (its real servers' files are theirs); undefined when it is not checked. */
   checked: CheckedChange | undefined;
+  /** An unchecked service: its keepalived files removed, if it was checked before (it is handed back to us). */
+  handBack: CheckedChange | undefined;
 }
 
 function serviceEntry(inputs: VirtualServiceInputs): ServiceEntry {
@@ -89,39 +91,50 @@ function serviceEntry(inputs: VirtualServiceInputs): ServiceEntry {
     formerFragment: formerPath(serviceFragmentPath, key),
     markFragment: isFwmarkService(desired.id) ? markFragmentPath(key) : undefined,
     checked: checkedChange(inputs, desired, key),
+    handBack: inputs.healthCheck === undefined ? checkedRemoval(key) : undefined,
   };
 }
 
-/** A checked service's block, default check and (misc checks) its script; all removed with `removing`. */
-function checkedChange(
-  inputs: VirtualServiceInputs,
-  desired: IpvsService,
-  key: string,
-  removing = false,
-): CheckedChange | undefined {
+/** A checked service's block, default check and (misc checks) its script. */
+function checkedChange(inputs: VirtualServiceInputs, desired: IpvsService, key: string): CheckedChange | undefined {
   const check = inputs.healthCheck;
   if (check === undefined) return undefined;
   const paths = checkedServicePaths(key);
-  const script = renderCheckScript(check);
-  const files = [
-    { path: paths.service, content: renderCheckedService(desired, inputs) },
-    { path: paths.check, content: renderServiceCheck(check, key) },
-    { path: paths.checkScript, content: script ?? null, mode: "0700" },
-  ];
+  const { notifyQuorumUp: up, notifyQuorumDown: down } = inputs;
   return {
     serviceKey: key,
-    files: removing ? files.map((f) => ({ ...f, content: null })) : files,
-    programs: !removing && check.type === "misc" ? [check.command[0]] : [],
+    files: [
+      { path: paths.service, content: renderCheckedService(desired, inputs) },
+      { path: paths.check, content: renderServiceCheck(check, key) },
+      { path: paths.checkScript, content: renderCheckScript(check) ?? null, mode: "0700" },
+      { path: paths.quorumUp, content: up ? renderExecScript(up) : null, mode: "0700" },
+      { path: paths.quorumDown, content: down ? renderExecScript(down) : null, mode: "0700" },
+    ],
+    programs: [...(check.type === "misc" ? [check.command] : []), ...(up ? [up] : []), ...(down ? [down] : [])].map(
+      (argv) => argv[0],
+    ),
+    expected: [{ service: desired }],
   };
+}
+
+/** A checked service's own files, all removed: the service is deleted, or handed back to us. */
+function checkedRemoval(key: string): CheckedChange {
+  const paths = checkedServicePaths(key);
+  const files = [paths.service, paths.check, paths.checkScript, paths.quorumUp, paths.quorumDown].map((path) => ({
+    path,
+    content: null,
+  }));
+  return { serviceKey: key, files, programs: [], expected: [] };
 }
 
 /** Table, boot replay, stored claims, the entries' files and (for fwmark services) mark rules: one round trip. */
 async function readDirector(session: HostSession, entries: ServiceEntry[]) {
   const families = new Set(entries.filter((e) => e.markFragment).map((e) => serviceFamily(e.inputs)));
-  const checkedKeys = entries.filter((e) => e.checked).map((e) => e.key);
+  // Every service's keepalived facts: an unchecked one may be handed back (its checked files are still there).
+  const checkedKeys = entries.map((e) => e.key);
   const { facts, file } = await session.readWithFiles(
     {
-      ...(checkedKeys.length > 0 ? checkedFacts(checkedKeys) : {}),
+      ...checkedFacts(checkedKeys),
       table: ipvsTableFact(),
       claims: hostClaimsFact(),
       ...ipvsBootFacts(),
@@ -132,13 +145,15 @@ async function readDirector(session: HostSession, entries: ServiceEntry[]) {
       e.fragment,
       e.formerFragment,
       e.markFragment,
-      ...(e.checked?.files ?? []).map((f) => f.path),
+      ...(e.checked ?? e.handBack)!.files.map((f) => f.path),
     ]),
   );
   return {
     facts,
     file,
     checkedKeys,
+    /** The entry is unchecked and keepalived had it: its checked files are still there. */
+    handingBack: (entry: ServiceEntry) => entry.handBack !== undefined && file(entry.handBack.files[0].path) !== null,
     former: (entry: ServiceEntry) =>
       formerFileOf(entry.formerFragment, file(entry.formerFragment), holdsService(entry.key)),
     /**
@@ -180,7 +195,10 @@ const convergeOnDirector = hostBatcher<{ inputs: VirtualServiceInputs; releaseVi
           ...live.markSteps(entry, false),
         ];
       }
-      refuseForeign(session, `virtual service ${entry.key}`, table.services[entry.key], ours, entry.inputs.adopt);
+      const handingBack = live.handingBack(entry);
+      if (handingBack) refuseHandBackOnPair(session, entry.key, live.facts.keepalivedConf);
+      const owned = ours ?? (handingBack ? live.file(checkedServicePaths(entry.key).service) : null);
+      refuseForeign(session, `virtual service ${entry.key}`, table.services[entry.key], owned, entry.inputs.adopt);
       return [
         ...planFiles([{ path: entry.fragment, content: renderServiceRules(entry.desired) }], {
           [entry.fragment]: live.file(entry.fragment),
@@ -189,10 +207,18 @@ const convergeOnDirector = hostBatcher<{ inputs: VirtualServiceInputs; releaseVi
         ...planService(entry.desired, table),
         // Marks once the service exists: a marked packet before it would find no service and go to the local stack.
         ...live.markSteps(entry, false),
+        // keepalived forgets it at the restart below; its real servers' files go with their own update.
+        ...(handingBack ? checkedFileSteps(entry.handBack!, live.file) : []),
       ];
     });
     const outcomes = await applyBatch(session, planned, installIpvsBoot(live.facts));
-    await activateCheckedItems(session, live.checkedKeys, live.facts, entries, outcomes, NOTHING_REMOVED);
+    // A reload would make keepalived delete a service handed back: its checker is restarted instead (keepalived runs
+    // with --dont-release-ipvs and takes the remaining services' entries over at start), the entries stay.
+    const handedBack = entries.map((e, i) => live.handingBack(e) && "done" in outcomes[i]);
+    const activated = entries.map((e, i) => ({ checked: handedBack[i] ? e.handBack : e.checked }));
+    await activateCheckedItems(session, live.checkedKeys, live.facts, activated, outcomes, NOTHING_REMOVED, {
+      restart: handedBack.some(Boolean),
+    });
     // The VIPs come last, so that no packet reaches the director before the service exists.
     const claims: HostClaim[] = [];
     const released: string[] = [];
@@ -216,7 +242,7 @@ const convergeOnDirector = hostBatcher<{ inputs: VirtualServiceInputs; releaseVi
 const removeFromDirector = hostBatcher<VirtualServiceInputs>(async (session, items) => {
   const entries = items.map((inputs) => {
     const entry = serviceEntry(inputs);
-    return { ...entry, checked: checkedChange(inputs, entry.desired, entry.key, true) };
+    return { ...entry, checked: entry.checked && checkedRemoval(entry.key) };
   });
   const live = await readDirector(session, entries);
   // VIPs first, then the marks: clients stop arriving before the service goes.
@@ -246,6 +272,16 @@ const removeFromDirector = hostBatcher<VirtualServiceInputs>(async (session, ite
   await removeIpvsBootIfUnused(session);
   return outcomes;
 });
+
+/** An HA pair member's keepalived also holds the VIPs: restarting it to hand a service back would move them. */
+function refuseHandBackOnPair(session: HostSession, key: string, conf: string | null): void {
+  if (conf === null || markedPair(conf) === undefined) return;
+  throw new Error(
+    `host ${session.name}: virtual service ${key}: healthCheck cannot be removed on a member of HA pair ` +
+      `${markedPair(conf)}: keepalived would delete the service on reload, and restarting it would move the VIPs; ` +
+      `nothing was changed`,
+  );
+}
 
 async function vipClaim(session: HostSession, key: string, vips: string[], configured?: string): Promise<HostClaim> {
   const family = ipFamily(vips[0]) ?? "inet";

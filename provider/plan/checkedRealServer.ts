@@ -7,8 +7,8 @@ export type Health = "up" | "down";
 /**
  * A checked real server's entry as refresh should judge it, with its health. Taken out by its check (absent, or at
  * weight 0 with inhibit_on_failure) is what keepalived wants: it reads as the desired entry, not as drift. Anything
- * else keepalived did not do (a hand edit) shows as it is. Without keepalived's view (not running) the entry is judged
- * as it is.
+ * else keepalived did not do (a hand edit) shows as it is; a weight its check set does not. Without keepalived's view
+ * (not running) the entry is judged as it is.
  */
 export function judgedEntry(
   desired: IpvsDestination,
@@ -20,7 +20,10 @@ export function judgedEntry(
     const takenOut = live === undefined || live.weight === 0;
     return { entry: takenOut ? desired : live, health: "down" };
   }
-  return { entry: live, health: "up" };
+  // A weight keepalived gave it (a dynamic misc check) under the configured one is keepalived's to set: not drift.
+  const setByCheck =
+    live !== undefined && checker.configuredWeight === desired.weight && live.weight === checker.weight;
+  return { entry: setByCheck ? { ...live, weight: desired.weight } : live, health: "up" };
 }
 
 /**

@@ -10,13 +10,9 @@ import {
   KEEPALIVED_CHECKED_DIR,
   KEEPALIVED_CHECKED_STAGE,
   KEEPALIVED_CONF,
-  KEEPALIVED_DROPIN,
-  KEEPALIVED_DROPIN_DIR,
-  KEEPALIVED_ENABLED_MARKER,
-  KEEPALIVED_UNIT_NAME,
 } from "../render/paths";
-import { renderKeepalivedDropIn } from "../render/units";
-import { OwnedFile, planFiles, pruneEmptyDirs } from "./files";
+import { OwnedFile, planFiles } from "./files";
+import { planKeepalivedUnit, planKeepalivedUnitRemoval } from "./keepalivedUnit";
 import { Step, stepRun } from "./script";
 import { command, quote } from "./shell";
 
@@ -118,26 +114,7 @@ export function planCheckedKeepalived(live: CheckedKeepalivedFacts, changed: boo
           [KEEPALIVED_CONF]: live.conf,
         })
       : [];
-  const dropIn = planFiles([{ path: KEEPALIVED_DROPIN, content: renderKeepalivedDropIn(true) }], {
-    [KEEPALIVED_DROPIN]: live.dropIn,
-  });
-  return [
-    ...confFiles,
-    ...(dropIn.length > 0 ? [...dropIn, command("systemctl", "daemon-reload")] : []),
-    ...(live.enabled
-      ? []
-      : [
-          ...planFiles([{ path: KEEPALIVED_ENABLED_MARKER, content: "" }], {
-            [KEEPALIVED_ENABLED_MARKER]: live.enabledByUs ? "" : null,
-          }),
-          command("systemctl", "enable", "--quiet", KEEPALIVED_UNIT_NAME),
-        ]),
-    ...(!live.active
-      ? [command("systemctl", "start", KEEPALIVED_UNIT_NAME)]
-      : changed || confFiles.length > 0
-        ? [command("systemctl", "reload", KEEPALIVED_UNIT_NAME)]
-        : []),
-  ];
+  return [...confFiles, ...planKeepalivedUnit(live, true, changed || confFiles.length > 0)];
 }
 
 /**
@@ -146,21 +123,5 @@ export function planCheckedKeepalived(live: CheckedKeepalivedFacts, changed: boo
  */
 export function planCheckedKeepalivedRemoval(live: CheckedKeepalivedFacts): Step[] {
   if (live.conf === null || !live.conf.includes(CHECKED_ONLY_MARKER)) return [];
-  return [
-    ...(live.active ? [command("systemctl", "stop", KEEPALIVED_UNIT_NAME)] : []),
-    ...(live.enabledByUs && live.enabled ? [command("systemctl", "disable", "--quiet", KEEPALIVED_UNIT_NAME)] : []),
-    ...planFiles(
-      [
-        { path: KEEPALIVED_CONF, content: null },
-        { path: KEEPALIVED_ENABLED_MARKER, content: null },
-        { path: KEEPALIVED_DROPIN, content: null },
-      ],
-      {
-        [KEEPALIVED_CONF]: live.conf,
-        [KEEPALIVED_ENABLED_MARKER]: live.enabledByUs ? "" : null,
-        [KEEPALIVED_DROPIN]: live.dropIn,
-      },
-    ),
-    ...(live.dropIn === null ? [] : [pruneEmptyDirs([KEEPALIVED_DROPIN_DIR]), command("systemctl", "daemon-reload")]),
-  ];
+  return planKeepalivedUnitRemoval(live);
 }

@@ -10,17 +10,14 @@ import {
   KEEPALIVED_CHECK_DIR,
   KEEPALIVED_CHECKED_DIR,
   KEEPALIVED_CONF,
-  KEEPALIVED_DROPIN,
-  KEEPALIVED_DROPIN_DIR,
-  KEEPALIVED_ENABLED_MARKER,
   KEEPALIVED_SCRIPT_DIR,
   KEEPALIVED_UNIT_NAME,
 } from "../render/paths";
-import { renderKeepalivedDropIn } from "../render/units";
 import { CHECKED_ONLY_MARKER, renderCheckedOnlyConf } from "../render/checkedServices";
 import { hostKey } from "../schemas/connection";
 import { HaPairInputs } from "../schemas/haPair";
 import { hostPort } from "../schemas/ip";
+import { planKeepalivedUnit, planKeepalivedUnitRemoval } from "./keepalivedUnit";
 import { OwnedFile, planFiles, pruneEmptyDirs } from "./files";
 import { Step, stepRun } from "./script";
 import { command } from "./shell";
@@ -173,30 +170,10 @@ export function planKeepalived(
 ): Step[] {
   const conflict = keepalivedConfConflict(pairId, live.conf, formerIds);
   if (conflict) throw new Error(conflict);
-  const changed = live.conf !== config.conf;
   const writes = configWrites(config, live);
-  const dropIn = planFiles(
-    [{ path: KEEPALIVED_DROPIN, content: renderKeepalivedDropIn(live.checkedNames.length > 0) }],
-    {
-      [KEEPALIVED_DROPIN]: live.dropIn,
-    },
-  );
   return [
     ...(writes.length > 0 ? [keepalivedCheck(staged), ...writes] : []),
-    ...(dropIn.length > 0 ? [...dropIn, command("systemctl", "daemon-reload")] : []),
-    ...(live.enabled
-      ? []
-      : [
-          ...planFiles([{ path: KEEPALIVED_ENABLED_MARKER, content: "" }], {
-            [KEEPALIVED_ENABLED_MARKER]: live.enabledByUs ? "" : null,
-          }),
-          command("systemctl", "enable", "--quiet", KEEPALIVED_UNIT_NAME),
-        ]),
-    ...(!live.active
-      ? [command("systemctl", "start", KEEPALIVED_UNIT_NAME)]
-      : changed
-        ? [command("systemctl", "reload", KEEPALIVED_UNIT_NAME)]
-        : []),
+    ...planKeepalivedUnit(live, live.checkedNames.length > 0, live.conf !== config.conf),
   ];
 }
 
@@ -220,24 +197,5 @@ export function planKeepalivedRemoval(pairId: string, live: KeepalivedFacts): St
       command("systemctl", live.active ? "reload" : "start", KEEPALIVED_UNIT_NAME),
     ];
   }
-  return [
-    ...(live.active ? [command("systemctl", "stop", KEEPALIVED_UNIT_NAME)] : []),
-    ...(live.enabledByUs && live.enabled ? [command("systemctl", "disable", "--quiet", KEEPALIVED_UNIT_NAME)] : []),
-    ...planFiles(
-      [
-        ...live.scriptNames.map((name) => ({ path: `${KEEPALIVED_SCRIPT_DIR}/${name}`, content: null })),
-        { path: KEEPALIVED_CONF, content: null },
-        { path: KEEPALIVED_ENABLED_MARKER, content: null },
-        { path: KEEPALIVED_DROPIN, content: null },
-      ],
-      {
-        ...Object.fromEntries(live.scriptNames.map((name) => [`${KEEPALIVED_SCRIPT_DIR}/${name}`, ""])),
-        [KEEPALIVED_CONF]: live.conf,
-        [KEEPALIVED_ENABLED_MARKER]: live.enabledByUs ? "" : null,
-        [KEEPALIVED_DROPIN]: live.dropIn,
-      },
-    ),
-    ...(live.scriptNames.length === 0 ? [] : [pruneEmptyDirs([KEEPALIVED_SCRIPT_DIR])]),
-    ...(live.dropIn === null ? [] : [pruneEmptyDirs([KEEPALIVED_DROPIN_DIR]), command("systemctl", "daemon-reload")]),
-  ];
+  return planKeepalivedUnitRemoval(live, liveScripts, live.scriptNames.length === 0 ? [] : [KEEPALIVED_SCRIPT_DIR]);
 }

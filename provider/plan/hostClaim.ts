@@ -1,6 +1,16 @@
 import { Family } from "../schemas/ip";
 
 /** A VIP held on a host: on lo (DR) or the tunnel device (TUN) of a real server, or facing clients on a director. */
+/**
+ * `ip addr` arguments that add a VIP. An IPv6 VIP is deprecated (preferred_lft 0): it still receives, but the host
+ * never picks it as the source of its own traffic, which it would otherwise (Linux prefers the /128 VIP over the /64
+ * address when matching prefixes), so a director's health checks would leave from the VIP and a real server holding
+ * that VIP on lo would answer itself.
+ */
+export function vipAddressArgs(vip: ClaimedVip): string[] {
+  return [vip.cidr, "dev", vip.dev, ...(vip.cidr.includes(":") ? ["preferred_lft", "0"] : [])];
+}
+
 export interface ClaimedVip {
   dev: string;
   /** "203.0.113.101/32", "2001:db8::1/128" */

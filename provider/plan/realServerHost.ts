@@ -1,7 +1,7 @@
 import { LinkState } from "../facts/link";
 import { Route } from "../facts/routes";
 import { Family } from "../schemas/ip";
-import { ClaimedRoute, ClaimedVip, HostClaim, mergeClaims, routeKey } from "./hostClaim";
+import { ClaimedRoute, ClaimedVip, HostClaim, mergeClaims, routeKey, vipAddressArgs } from "./hostClaim";
 import { planModules } from "./modules";
 import { announceVip } from "./announce";
 import { command } from "./shell";
@@ -61,7 +61,7 @@ export function planRealServerHost(
   commands.push(...planSysctls(wanted.sysctls, facts.sysctls));
   for (const vip of wanted.vips) {
     const live = facts.addresses[vip.dev]?.includes(vip.cidr);
-    if (!live) commands.push(command("ip", "addr", "add", vip.cidr, "dev", vip.dev), ...announceVip(vip));
+    if (!live) commands.push(command("ip", "addr", "add", ...vipAddressArgs(vip)), ...announceVip(vip));
     else if (!facts.heldVips.some((v) => vipKey(v) === vipKey(vip))) preexisting.add(vipKey(vip));
   }
   for (const route of wanted.routes) {

@@ -1,4 +1,4 @@
-import { IpvsDestination, IpvsService, isFwmarkService, KernelForwarding } from "../facts/ipvsModel";
+import { IpvsDestination, IpvsService, isFwmarkService, KernelForwarding, serviceKey } from "../facts/ipvsModel";
 import { command } from "../plan/shell";
 import { HealthCheck } from "../schemas/healthCheck";
 import { header } from "./header";
@@ -23,6 +23,8 @@ export interface CheckedServiceSettings {
   sorryServer?: { address: string; port?: number; forwarding: KernelForwarding };
   quorum?: number;
   hysteresis?: number;
+  notifyQuorumUp?: string[];
+  notifyQuorumDown?: string[];
   startHealthy: boolean;
 }
 
@@ -31,6 +33,7 @@ const FORWARDING_WORDS = { dr: "DR", nat: "NAT", tun: "TUN" } as const;
 /** The `virtual_server` block; its real servers are the folder's rs-*.conf files (relative to it). */
 export function renderCheckedService(service: IpvsService, settings: CheckedServiceSettings): string {
   const { id } = service;
+  const paths = checkedServicePaths(serviceKey(id));
   const head = isFwmarkService(id)
     ? [`virtual_server fwmark ${id.fwmark} {`, `    ip_family ${id.family}`]
     : [`virtual_server ${id.address} ${id.port} {`, `    protocol ${id.protocol.toUpperCase()}`];
@@ -47,6 +50,8 @@ export function renderCheckedService(service: IpvsService, settings: CheckedServ
     ...(settings.startHealthy ? [] : ["    alpha"]),
     ...(settings.quorum !== undefined ? [`    quorum ${settings.quorum}`] : []),
     ...(settings.hysteresis !== undefined ? [`    hysteresis ${settings.hysteresis}`] : []),
+    ...(settings.notifyQuorumUp ? [`    quorum_up ${paths.quorumUp}`] : []),
+    ...(settings.notifyQuorumDown ? [`    quorum_down ${paths.quorumDown}`] : []),
     ...(sorry
       ? [
           `    sorry_server ${sorry.address} ${sorryPort}`,
@@ -120,10 +125,14 @@ export function renderHealthCheck(check: HealthCheck, scriptPath: string): strin
   ].join("\n");
 }
 
+/** A root-only script that runs `argv` as it is: keepalived names scripts by path, and splits words its own way. */
+export function renderExecScript(argv: string[]): string {
+  return `#!/bin/sh\n${header()}exec ${command(...argv)}\n`;
+}
+
 /** A misc check's script; undefined for the other checkers. */
 export function renderCheckScript(check: HealthCheck): string | undefined {
-  if (check.type !== "misc") return undefined;
-  return `#!/bin/sh\n${header()}exec ${command(...check.command)}\n`;
+  return check.type === "misc" ? renderExecScript(check.command) : undefined;
 }
 
 /** The service's default check file: a header, then the checker lines (included inside each `real_server`). */
@@ -131,11 +140,21 @@ export function renderServiceCheck(check: HealthCheck, serviceKey: string): stri
   return `${header()}${renderHealthCheck(check, checkedServicePaths(serviceKey).checkScript)}`;
 }
 
+/** A checked real server's notify scripts, by path (undefined: none). */
+export interface NotifyScripts {
+  up?: string;
+  down?: string;
+}
+
 /**
  * A real server's `real_server` block: its own check when it has one (a misc check runs `ownScript`), the service's
  * check file otherwise. fullnat is NAT to keepalived (the SNAT rule stays lvs-pulumi's).
  */
-export function renderCheckedRealServer(dest: IpvsDestination, own?: { check: HealthCheck; script: string }): string {
+export function renderCheckedRealServer(
+  dest: IpvsDestination,
+  own?: { check: HealthCheck; script: string },
+  notify: NotifyScripts = {},
+): string {
   const check = own ? renderHealthCheck(own.check, own.script).trimEnd().split("\n") : ["include check"];
   return [
     header().trimEnd(),
@@ -144,6 +163,8 @@ export function renderCheckedRealServer(dest: IpvsDestination, own?: { check: He
     `    lvs_method ${FORWARDING_WORDS[dest.forwarding]}`,
     ...(dest.upperThreshold > 0 ? [`    uthreshold ${dest.upperThreshold}`] : []),
     ...(dest.lowerThreshold > 0 ? [`    lthreshold ${dest.lowerThreshold}`] : []),
+    ...(notify.up ? [`    notify_up ${notify.up}`] : []),
+    ...(notify.down ? [`    notify_down ${notify.down}`] : []),
     ...check.map((line) => `    ${line}`),
     "}",
     "",

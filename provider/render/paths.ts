@@ -121,6 +121,9 @@ export interface CheckedServicePaths {
   service: string;
   check: string;
   checkScript: string;
+  /** Scripts run when the service gains or loses quorum. */
+  quorumUp: string;
+  quorumDown: string;
 }
 
 export function checkedServicePaths(serviceKey: string, root = KEEPALIVED_CHECKED_DIR): CheckedServicePaths {
@@ -132,12 +135,19 @@ export function checkedServicePaths(serviceKey: string, root = KEEPALIVED_CHECKE
     service: `${dir}/service`,
     check: `${dir}/check`,
     checkScript: `${dir}/check.sh`,
+    quorumUp: `${dir}/quorum-up.sh`,
+    quorumDown: `${dir}/quorum-down.sh`,
   };
 }
 
-/** A checked real server's `real_server` block and its own check's script (misc checks only). */
+/** A checked real server's `real_server` block, its own check's script (misc checks only) and its notify scripts. */
 export function checkedRealServerPaths(serviceKey: string, destinationKey: string, root = KEEPALIVED_CHECKED_DIR) {
   const { dir } = checkedServicePaths(serviceKey, root);
   const name = fileSafe(destinationKey.slice(destinationKey.indexOf("/") + 1));
-  return { block: `${dir}/rs-${name}.conf`, checkScript: `${dir}/rs-${name}.sh` };
+  return {
+    block: `${dir}/rs-${name}.conf`,
+    checkScript: `${dir}/rs-${name}.sh`,
+    notifyUp: `${dir}/rs-${name}.up.sh`,
+    notifyDown: `${dir}/rs-${name}.down.sh`,
+  };
 }

@@ -1,5 +1,5 @@
 import { Family } from "../schemas/ip";
-import { HostState } from "../plan/hostClaim";
+import { HostState, vipAddressArgs } from "../plan/hostClaim";
 import { command } from "../plan/shell";
 import { header } from "./header";
 import { REALSERVER_SYSCTL_FILE } from "./paths";
@@ -14,7 +14,7 @@ export function renderRealServerRestoreScript(state: HostState): string {
     ...state.modules.map((name) => command("modprobe", name)),
     command("sysctl", "-q", "-p", REALSERVER_SYSCTL_FILE),
     ...state.links.map((dev) => command("ip", "link", "set", "dev", dev, "up")),
-    ...state.vips.map((vip) => command("ip", "addr", "replace", vip.cidr, "dev", vip.dev)),
+    ...state.vips.map((vip) => command("ip", "addr", "replace", ...vipAddressArgs(vip))),
     ...state.routes.map((r) => command("ip", ...family(r.family), "route", "replace", r.to, "via", r.via)),
   ];
   return `#!/bin/sh\n${header()}set -u\nrc=0\n${steps.map((step) => `${step} || rc=1\n`).join("")}exit $rc\n`;

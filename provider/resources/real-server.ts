@@ -27,6 +27,9 @@ export interface RealServerArgs {
   adopt?: pulumi.Input<boolean>;
   /** This real server's own check instead of the service's healthCheck (checked services only). */
   healthCheck?: pulumi.Input<HealthCheckArgs>;
+  /** Checked services: programs (argv) run when this real server passes its check again / fails it. */
+  notifyUp?: pulumi.Input<pulumi.Input<string>[]>;
+  notifyDown?: pulumi.Input<pulumi.Input<string>[]>;
 }
 
 /** A real server behind a virtual service, on every director of that service. */

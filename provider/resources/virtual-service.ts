@@ -60,6 +60,9 @@ export interface VirtualServiceArgs {
   sorryServer?: pulumi.Input<{ address: string; port?: number; forwarding?: "dr" | "nat" | "tun" }>;
   quorum?: pulumi.Input<number>;
   hysteresis?: pulumi.Input<number>;
+  /** Checked services: programs (argv) run when the service gains / loses quorum. */
+  notifyQuorumUp?: pulumi.Input<pulumi.Input<string>[]>;
+  notifyQuorumDown?: pulumi.Input<pulumi.Input<string>[]>;
   /** Checked services: real servers get traffic before their first check passed (default false). */
   startHealthy?: pulumi.Input<boolean>;
 }

@@ -35,6 +35,16 @@ function plainWord(what: string) {
   return z.string().regex(PLAIN_WORD, { error: `is not a valid ${what} (no blanks, quotes, #, !, {, }, $ or \\)` });
 }
 
+/** A program keepalived runs: argv, never parsed by a shell (a root-only script `exec`s it quoted for sh). */
+export function programField() {
+  return z
+    .array(z.string().refine((value) => !value.includes("\0"), { error: "must not contain a NUL character" }))
+    .min(1, { error: "must name a program" })
+    .refine((argv) => argv.length === 0 || argv[0].startsWith("/"), {
+      error: "must start with the program's absolute path",
+    });
+}
+
 export function healthCheckSchema() {
   const common = commonFields();
   const http = {
@@ -60,15 +70,9 @@ export function healthCheckSchema() {
       z.object({
         type: z.literal("misc"),
         ...common,
-        command: z
-          .array(z.string().refine((value) => !value.includes("\0"), { error: "must not contain a NUL character" }))
-          .min(1, { error: "must name a program" })
-          .refine((argv) => argv.length === 0 || argv[0].startsWith("/"), {
-            error: "must start with the program's absolute path",
-          })
-          .describe(
-            "the program and its arguments (argv, never parsed by a shell); exit 0 is healthy; keepalived exports the real server's address in no variable, so pass it as an argument",
-          ),
+        command: programField().describe(
+          "the program and its arguments (argv, never parsed by a shell); exit 0 is healthy; keepalived exports the real server's address in no variable, so pass it as an argument",
+        ),
         timeoutSeconds: intInRange(1, 3600)
           .optional()
           .describe("the program is killed after this long (`misc_timeout`)"),
@@ -112,6 +116,12 @@ export function checkedServiceFields() {
       .optional()
       .describe("checked services: the sum of healthy weights below which the service counts as down (`quorum`)"),
     hysteresis: intInRange(0, 65535).optional().describe("checked services: slack around quorum (`hysteresis`)"),
+    notifyQuorumUp: programField()
+      .optional()
+      .describe("checked services: run when the service gains quorum (`quorum_up`): argv, as a misc check's command"),
+    notifyQuorumDown: programField()
+      .optional()
+      .describe("checked services: run when the service loses quorum (`quorum_down`): argv, as a misc check's command"),
     startHealthy: z
       .boolean()
       .default(false)
@@ -126,6 +136,8 @@ type CheckedServiceRuleFields = {
   sorryServer?: { address: string };
   quorum?: number;
   hysteresis?: number;
+  notifyQuorumUp?: string[];
+  notifyQuorumDown?: string[];
   fwmark?: number;
 };
 
@@ -143,7 +155,7 @@ export function checkHealthCheckPort(check: HealthCheck | undefined, fwmark: boo
 export function checkCheckedService(value: CheckedServiceRuleFields, ctx: z.core.$RefinementCtx): void {
   const issue = (path: string[], message: string) => ctx.addIssue({ code: "custom", path, message });
   if (value.healthCheck === undefined) {
-    for (const field of ["sorryServer", "quorum", "hysteresis"] as const) {
+    for (const field of ["sorryServer", "quorum", "hysteresis", "notifyQuorumUp", "notifyQuorumDown"] as const) {
       if (value[field] !== undefined) issue([field], "needs healthCheck (keepalived acts on checked services only)");
     }
   }

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { connectionSchema } from "./connection";
-import { checkHealthCheckPort, HealthCheck, healthCheckSchema } from "./healthCheck";
+import { checkHealthCheckPort, HealthCheck, healthCheckSchema, programField } from "./healthCheck";
 import { endpointAddressField, enumField, intInRange, IPVSADM_MAX_THRESHOLD, portField } from "./fields";
 import { cidrFamily, Family, ipFamily } from "./ip";
 import { checkServiceIdentity, serviceFamily, serviceIdentityShape, ServiceIdentityFields } from "./serviceIdentity";
@@ -66,6 +66,16 @@ export function realServerInputsSchema() {
       healthCheck: healthCheckSchema()
         .optional()
         .describe("this real server's own check instead of the service's healthCheck (checked services only)"),
+      notifyUp: programField()
+        .optional()
+        .describe(
+          "checked services: run when this real server passes its check again (`notify_up`): argv, as a misc check's command",
+        ),
+      notifyDown: programField()
+        .optional()
+        .describe(
+          "checked services: run when this real server fails its check (`notify_down`): argv, as a misc check's command",
+        ),
     })
     .superRefine(checkRealServer);
 }
@@ -84,6 +94,8 @@ type RealServerRuleFields = {
   clientPrefix?: string;
   serviceChecked: boolean;
   healthCheck?: HealthCheck;
+  notifyUp?: string[];
+  notifyDown?: string[];
 };
 
 function checkRealServer(value: RealServerRuleFields, ctx: z.core.$RefinementCtx): void {
@@ -98,8 +110,10 @@ function checkRealServer(value: RealServerRuleFields, ctx: z.core.$RefinementCtx
   };
   sameFamily("address");
   const fwmark = value.service.fwmark !== undefined;
-  if (value.healthCheck !== undefined && !value.serviceChecked) {
-    issue(["healthCheck"], "needs a service with a healthCheck (keepalived checks the real servers of those only)");
+  for (const field of ["healthCheck", "notifyUp", "notifyDown"] as const) {
+    if (value[field] !== undefined && !value.serviceChecked) {
+      issue([field], "needs a service with a healthCheck (keepalived checks the real servers of those only)");
+    }
   }
   checkHealthCheckPort(value.healthCheck, fwmark, ctx);
   if (fwmark && value.port !== undefined) {

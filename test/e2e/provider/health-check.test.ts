@@ -264,6 +264,112 @@ describe("health checks (keepalived owns a checked service)", () => {
     expect(tally(await fetchThroughVip(vip, 80, 3))).toEqual({ rs1: 3 });
   });
 
+  test("notifications: scripts run as a misc check changes its mind and as quorum goes", async () => {
+    const log = "/run/lvs-pulumi-test-notify.log";
+    // The argument is one word with blanks, a quote and a $: it reaches the program as it is.
+    const note = (what: string) => ["/bin/sh", "-c", `echo "$1" >> ${log}`, "sh", what];
+    const notes = async () => (await labExec("dir1", `cat ${log} 2>/dev/null || true`)).split("\n").filter(Boolean);
+    const seen = (what: string) => waitFor(`"${what}" in ${log}`, async () => (await notes()).includes(what), 30_000);
+    await labExec("dir1", `rm -f ${log}`);
+    const quorumDown = "quorum down: it's $HOME";
+    await stack.deploy([
+      director,
+      service("checked-web", web, {
+        healthCheck: httpCheck,
+        notifyQuorumUp: note("quorum up"),
+        notifyQuorumDown: note(quorumDown),
+      }),
+      server("checked-rs1", web, "rs1", "198.51.100.21", {
+        serviceChecked: true,
+        healthCheck: { type: "misc", command: ["/bin/bash", "-c", "exec 3<>/dev/tcp/$0/80", "198.51.100.21"], ...fast },
+        notifyUp: note("rs1 up"),
+        notifyDown: note("rs1 down"),
+      }),
+    ]);
+    await waitFor("rs1 in the table (its misc check passed)", async () => inTable(vip, "198.51.100.21"), 30_000);
+    await seen("rs1 up");
+    await labExec("rs1", "systemctl stop lab-httpd@80");
+    await seen("rs1 down");
+    await seen(quorumDown);
+    expect(await inTable(vip, "198.51.100.21")).toBe(false);
+    await labExec(`dir1`, `rm -f ${log}`);
+    await labExec("rs1", "systemctl start lab-httpd@80");
+    await seen("rs1 up");
+    await seen("quorum up");
+    await labExec(`dir1`, `rm -f ${log}`);
+  });
+
+  test("healthCheck removed under load: the service is handed back to lvs-pulumi's entries without a gap", async () => {
+    // rs2 drains when it is deleted below: deleted at once, its requests in flight would be cut (expire_nodest_conn).
+    const drained = (d: Declared) =>
+      d.name === "checked-rs2" ? { ...d, inputs: { ...d.inputs, drainSeconds: 5 } } : d;
+    await stack.deploy(checkedStack(httpCheck).map(drained));
+    const allIn = async () =>
+      (await inTable(vip, "198.51.100.21")) &&
+      (await inTable(vip, "198.51.100.22")) &&
+      (await inTable(natVip, "198.51.100.71")) &&
+      (await inTable(natVip, "198.51.100.72"));
+    await waitFor("every real server in dir1's table", allIn, 30_000);
+    const natParts = checkedStack(httpCheck).slice(4);
+    const keepalivedPid = () => labExec("dir1", "systemctl show -p MainPID --value keepalived");
+    const pidBefore = await keepalivedPid();
+
+    // The web service is handed back (checked-rs2 drained and deleted in the same up) while the NAT service stays
+    // checked.
+    const load = recordLoad(vip, 80);
+    const natLoad = recordLoad(natVip, 80);
+    await pause(2000);
+    const handedAt = await labClock();
+    const summary = await stack.deploy([
+      director,
+      service("checked-web", web),
+      server("checked-rs1", web, "rs1", "198.51.100.21"),
+      ...natParts,
+    ]);
+    await pause(3000);
+    const during = outage(await load.stop(), handedAt);
+    const natDuring = outage(await natLoad.stop(), handedAt);
+    console.log(
+      `healthCheck removed under load: ${during.failed} of ${during.failed + during.served} requests failed; ` +
+        `meanwhile on the service still checked ${natDuring.failed} of ${natDuring.failed + natDuring.served}`,
+    );
+    expect(during.failed).toBe(0);
+    expect(during.served).toBeGreaterThan(5);
+    expect(natDuring.failed).toBe(0);
+    expect(summary.updated.sort()).toEqual(
+      [urnOf("checked-web", "virtualService"), urnOf("checked-rs1", "realServer")].sort(),
+    );
+    expect(summary.deleted).toEqual([urnOf("checked-rs2", "realServer")]);
+    expect(tally(await fetchThroughVip(vip, 80, 4))).toEqual({ rs1: 4 });
+    // Ours again: boot fragments for the service and rs1; keepalived restarted without it, still checking NAT.
+    expect(await labExec("dir1", "ls /etc/lvs-pulumi/ipvs.d | grep -c .")).toBe("2\n");
+    expect(await labExec("dir1", "ls /etc/keepalived/lvs-pulumi-checked")).not.toContain(vip);
+    expect(await keepalivedPid()).not.toBe(pidBefore);
+    await labExec("nrs1", "systemctl stop lab-httpd@80");
+    await waitFor("nrs1 out of the NAT service", async () => !(await inTable(natVip, "198.51.100.71")), 30_000);
+    await labExec("nrs1", "systemctl start lab-httpd@80");
+    await waitFor("nrs1 back", async () => inTable(natVip, "198.51.100.71"), 30_000);
+
+    // The last checked service handed back: keepalived is stopped and its files go.
+    const natLoad2 = recordLoad(natVip, 80);
+    await pause(2000);
+    const lastAt = await labClock();
+    await stack.deploy([
+      director,
+      service("checked-web", web),
+      server("checked-rs1", web, "rs1", "198.51.100.21"),
+      service("checked-nat", natWeb),
+      ...natParts.slice(1).map((rs) => ({ ...rs, inputs: { ...rs.inputs, serviceChecked: false } })),
+    ]);
+    await pause(3000);
+    const last = outage(await natLoad2.stop(), lastAt);
+    console.log(`the last checked service handed back: ${last.failed} of ${last.failed + last.served} requests failed`);
+    expect(last.failed).toBe(0);
+    expect(await labExec("dir1", "systemctl is-active keepalived || true")).toBe("inactive\n");
+    expect(await labExec("dir1", "ls /etc/keepalived")).toBe("keepalived.conf.sample\n");
+    expect(tally(await fetchThroughVip(natVip, 80, 4))).toEqual({ nrs1: 2, nrs2: 2 });
+  });
+
   test("destroy removes the checked services and stops keepalived: the hosts are as before", async () => {
     await stack.destroy();
     expect(await labExec("dir1", "ipvsadm -Sn")).toBe("");

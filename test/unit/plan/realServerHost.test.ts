@@ -151,7 +151,7 @@ describe("planRealServerHost", () => {
     // IPv6: the kernel advertises once DAD is done, as the sysctl set before the address says.
     expect(planRealServerHost([bound("2001:db8::1/128")], [], facts(), none).commands).toEqual([
       "sysctl -w net.ipv6.conf.eth0.ndisc_notify=1",
-      "ip addr add 2001:db8::1/128 dev eth0",
+      "ip addr add 2001:db8::1/128 dev eth0 preferred_lft 0",
     ]);
     // Already there: nothing to add, nothing to announce.
     const held = facts({ addresses: { eth0: ["203.0.113.101/32"] }, heldVips: bound("203.0.113.101/32").vips });

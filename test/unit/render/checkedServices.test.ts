@@ -10,7 +10,7 @@ const check = (raw: Record<string, unknown>) => healthCheckSchema().parse(raw);
 const body = (text: string) => text.split("\n").filter((line) => !line.startsWith("#"));
 
 describe("a checked service's virtual_server block", () => {
-  it("VIP:port: scheduler, flags, persistence, alpha, quorum, sorry server, its real servers' files", () => {
+  it("VIP:port: scheduler, flags, persistence, alpha, quorum and its scripts, sorry server, real servers", () => {
     const service = {
       id: { protocol: "tcp" as const, address: "198.51.100.40", port: 80 },
       scheduler: "sh",
@@ -22,6 +22,8 @@ describe("a checked service's virtual_server block", () => {
       startHealthy: false,
       quorum: 2,
       hysteresis: 1,
+      notifyQuorumUp: ["/usr/local/bin/page", "up"],
+      notifyQuorumDown: ["/usr/local/bin/page", "down"],
       sorryServer: { address: "198.51.100.30", forwarding: "dr" as const },
     });
     expect(body(text)).toEqual([
@@ -34,6 +36,8 @@ describe("a checked service's virtual_server block", () => {
       "    alpha",
       "    quorum 2",
       "    hysteresis 1",
+      "    quorum_up /etc/keepalived/lvs-pulumi-checked/tcp_198.51.100.40_80/quorum-up.sh",
+      "    quorum_down /etc/keepalived/lvs-pulumi-checked/tcp_198.51.100.40_80/quorum-down.sh",
       "    sorry_server 198.51.100.30 80",
       "    sorry_server_lvs_method DR",
       "    include rs-*.conf",
@@ -130,6 +134,21 @@ describe("a checked real server's block", () => {
       "    weight 3",
       "    lvs_method NAT",
       "    uthreshold 100",
+      "    include check",
+      "}",
+      "",
+    ]);
+  });
+
+  it("runs its notify scripts when its check changes its mind", () => {
+    const notify = { up: "/k/rs-a.up.sh", down: "/k/rs-a.down.sh" };
+    expect(body(renderCheckedRealServer(dest, undefined, notify))).toEqual([
+      "real_server 198.51.100.71 8080 {",
+      "    weight 3",
+      "    lvs_method NAT",
+      "    uthreshold 100",
+      "    notify_up /k/rs-a.up.sh",
+      "    notify_down /k/rs-a.down.sh",
       "    include check",
       "}",
       "",

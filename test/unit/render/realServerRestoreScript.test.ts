@@ -19,7 +19,7 @@ modprobe ipip || rc=1
 sysctl -q -p /etc/sysctl.d/90-lvs-pulumi-realserver.conf || rc=1
 ip link set dev tunl0 up || rc=1
 ip addr replace 203.0.113.101/32 dev tunl0 || rc=1
-ip addr replace 2001:db8::1/128 dev lo || rc=1
+ip addr replace 2001:db8::1/128 dev lo preferred_lft 0 || rc=1
 ip -6 route replace default via 2001:db8::fe || rc=1
 exit $rc
 `);

@@ -1,0 +1,46 @@
+import { CheckedRealServer } from "../facts/checkerState";
+import { destinationKey, IpvsDestination, IpvsService, IpvsTable, serviceKey } from "../facts/ipvsModel";
+import { judgedEntry } from "./checkedRealServer";
+import { destinationOptions, serviceOptions } from "./ipvsadmArgs";
+import { sameDestination } from "./realServer";
+import { sameService } from "./virtualService";
+
+/** What a checked item's configuration puts in keepalived's table. */
+export type KeepalivedEntry = { service: IpvsService } | { destination: IpvsDestination };
+
+/**
+ * The entries keepalived has not applied (yet: a reload is asynchronous), each with what the table holds instead.
+ * Only services with real servers count (keepalived ignores one without), `enabled` says which. A real server its
+ * check keeps out, or whose weight a dynamic misc check set, is applied as configured (see judgedEntry).
+ */
+export function unappliedEntries(
+  expected: KeepalivedEntry[],
+  table: IpvsTable,
+  checker: Record<string, CheckedRealServer>,
+  enabled: (serviceKey: string) => boolean,
+): string[] {
+  return expected.flatMap((entry) => {
+    if ("service" in entry) {
+      const key = serviceKey(entry.service.id);
+      if (!enabled(key)) return [];
+      const live = table.services[key];
+      if (live === undefined) return [`service ${key} is not in the table`];
+      if (sameService(live, entry.service)) return [];
+      return [
+        `service ${key} is "${serviceOptions(live).join(" ")}", configured "${serviceOptions(entry.service).join(" ")}"`,
+      ];
+    }
+    const { destination: desired } = entry;
+    if (!enabled(serviceKey(desired.service))) return [];
+    const key = destinationKey(desired.service, desired.address, desired.port);
+    const state = checker[key];
+    // Its configured weight in keepalived's dump tells that the reload reached the checker.
+    if (state === undefined || state.configuredWeight !== desired.weight) return [`real server ${key} is not loaded`];
+    const { entry: live } = judgedEntry(desired, table.destinations[key], state);
+    if (live === undefined) return [`real server ${key} is not in the table`];
+    if (sameDestination(live, desired)) return [];
+    return [
+      `real server ${key} is "${destinationOptions(live).join(" ")}", configured "${destinationOptions(desired).join(" ")}"`,
+    ];
+  });
+}

@@ -1,0 +1,61 @@
+import { IpvsService, IpvsTable } from "../../../provider/facts/ipvsModel";
+import { unappliedEntries } from "../../../provider/plan/checkedReadBack";
+
+const id = { protocol: "tcp" as const, address: "198.51.100.49", port: 80 };
+const service: IpvsService = { id, scheduler: "rr", flags: [], onePacket: false };
+const destination = {
+  service: id,
+  address: "198.51.100.21",
+  port: 80,
+  forwarding: "dr" as const,
+  weight: 3,
+  upperThreshold: 0,
+  lowerThreshold: 0,
+};
+const serviceKey = "tcp:198.51.100.49:80";
+const key = `${serviceKey}/198.51.100.21:80`;
+const table = (weight?: number, scheduler = "rr"): IpvsTable => ({
+  services: { [serviceKey]: { ...service, scheduler } },
+  destinations: weight === undefined ? {} : { [key]: { ...destination, weight } },
+});
+const loaded = (alive: boolean, weight = 3, configuredWeight = 3) => ({ [key]: { alive, weight, configuredWeight } });
+const expected = [{ service }, { destination }];
+const serving = () => true;
+
+describe("reading keepalived's table back after a reload", () => {
+  it("applied: the service and a healthy real server as configured", () => {
+    expect(unappliedEntries(expected, table(3), loaded(true), serving)).toEqual([]);
+  });
+
+  it("a real server its check keeps out (absent, or weight 0 with inhibit_on_failure) is applied", () => {
+    expect(unappliedEntries(expected, table(), loaded(false), serving)).toEqual([]);
+    expect(unappliedEntries(expected, table(0), loaded(false), serving)).toEqual([]);
+  });
+
+  it("a weight a dynamic misc check set is keepalived's: applied", () => {
+    expect(unappliedEntries(expected, table(7), loaded(true, 7, 3), serving)).toEqual([]);
+  });
+
+  it("not loaded yet: unknown to the checker, or the checker still has the old weight", () => {
+    expect(unappliedEntries(expected, table(1), {}, serving)).toEqual([`real server ${key} is not loaded`]);
+    expect(unappliedEntries(expected, table(1), loaded(true, 1, 1), serving)).toEqual([
+      `real server ${key} is not loaded`,
+    ]);
+  });
+
+  it("loaded but the table differs: named with what it holds and what is configured", () => {
+    expect(unappliedEntries(expected, table(5), loaded(true), serving)).toEqual([
+      `real server ${key} is "-g -w 5 -x 0 -y 0", configured "-g -w 3 -x 0 -y 0"`,
+    ]);
+    expect(unappliedEntries(expected, table(3, "wlc"), loaded(true), serving)).toEqual([
+      `service ${serviceKey} is "-s wlc", configured "-s rr"`,
+    ]);
+    expect(unappliedEntries(expected, { services: {}, destinations: {} }, loaded(true), serving)).toContain(
+      `service ${serviceKey} is not in the table`,
+    );
+  });
+
+  it("a service without real servers is not expected (keepalived ignores it)", () => {
+    expect(unappliedEntries(expected, { services: {}, destinations: {} }, {}, () => false)).toEqual([]);
+  });
+});
