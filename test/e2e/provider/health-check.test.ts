@@ -85,6 +85,19 @@ describe("health checks (keepalived owns a checked service)", () => {
     );
     return { leftAfterMs: leftAt - faultAt, afterLeaving };
   };
+  /**
+   * Back in rotation: 4 requests answered 2 and 2. Waited for, not asked once: under the lab's emulated CPU a check
+   * with a 1 s timeout may fail once more right after the server started (likely; seen: 1 and 3 in a full run).
+   */
+  const inRotation = (target: string, [a, b]: [string, string]) =>
+    waitFor(
+      `${a} and ${b} answering 2 of 4 requests each`,
+      async () => {
+        const answers = tally(await fetchThroughVip(target, 80, 4));
+        return answers[a] === 2 && answers[b] === 2;
+      },
+      20_000,
+    );
 
   beforeAll(async () => {
     for (const h of HOSTS) before[h] = await hostSnapshot(h);
@@ -141,7 +154,7 @@ describe("health checks (keepalived owns a checked service)", () => {
     expect(afterLeaving.failed).toBe(0);
     expect(afterLeaving.served).toBeGreaterThan(20);
     expect(leftAfterMs).toBeLessThan(15_000);
-    expect(tally(await fetchThroughVip(vip, 80, 4))).toEqual({ rs1: 2, rs2: 2 });
+    await inRotation(vip, ["rs1", "rs2"]);
   });
 
   test("NAT, TCP check: the same", async () => {
@@ -154,7 +167,7 @@ describe("health checks (keepalived owns a checked service)", () => {
     expect(afterLeaving.failed).toBe(0);
     expect(afterLeaving.served).toBeGreaterThan(20);
     expect(leftAfterMs).toBeLessThan(15_000);
-    expect(tally(await fetchThroughVip(natVip, 80, 4))).toEqual({ nrs1: 2, nrs2: 2 });
+    await inRotation(natVip, ["nrs1", "nrs2"]);
   });
 
   test("systemctl restart keepalived keeps the entries (--dont-release-ipvs): no request fails", async () => {
