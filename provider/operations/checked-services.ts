@@ -75,6 +75,16 @@ export interface CheckedChange {
   expected: KeepalivedEntry[];
 }
 
+/** The programs (argv[0]) that checks and notifications run, for the test that they exist on the director. */
+export function programsOf(...commands: (string[] | undefined)[]): string[] {
+  return commands.flatMap((argv) => (argv ? [argv[0]] : []));
+}
+
+/** A checked item's files at `paths`, all removed: it is deleted, or its service is handed back to us. */
+export function checkedRemoval(serviceKey: string, paths: string[]): CheckedChange {
+  return { serviceKey, files: paths.map((path) => ({ path, content: null })), programs: [], expected: [] };
+}
+
 /**
  * Checks the batch's checked items whose files change, before any is written: keepalived.conf must be ours to use, and
  * the staged result must pass `keepalived -t` and name only programs that exist. Returns the reason they are refused
@@ -167,11 +177,13 @@ export async function activateChecked(
     await session.apply([...stop, ...planCheckedKeepalived(live, files.length > 0 || enableSteps.length > 0)]);
     const serving = (key: string) => enables.some((e) => e.path === checkedServicePaths(key).enable && e.content);
     const expected = written.flatMap((c) => c.expected);
-    const { stale, unapplied } = await readBack(session, removed.left, expected, serving, enabled ? 10_000 : 3_000);
+    const timeoutMs = enabled ? 10_000 : 3_000;
+    const { stale, unapplied } = await readBack(session, removed.left, expected, serving, timeoutMs);
     if (left.length === 0) await session.apply([pruneEmptyDirs([KEEPALIVED_CHECKED_DIR])]);
     if (unapplied.length > 0) {
       throw new Error(
-        `host ${session.name}: keepalived has not applied its configuration 10 s after the ${restart ? "restart" : "reload"}: ` +
+        `host ${session.name}: keepalived has not applied its configuration ${timeoutMs / 1000} s after the ` +
+          `${restart ? "restart" : "reload"}: ` +
           `${unapplied.join("; ")}; see \`journalctl -u keepalived\``,
       );
     }
@@ -180,7 +192,7 @@ export async function activateChecked(
     // (--dont-release-ipvs): they are ours to delete then.
     if (enabled) {
       throw new Error(
-        `host ${session.name}: keepalived still has ${stale.join(", ")} 10 s after the reload; see \`journalctl -u keepalived\``,
+        `host ${session.name}: keepalived still has ${stale.join(", ")} ${timeoutMs / 1000} s after the reload; see \`journalctl -u keepalived\``,
       );
     }
     const { table: now } = await session.read({ table: ipvsTableFact() });

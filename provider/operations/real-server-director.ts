@@ -34,7 +34,9 @@ import {
   CheckedChange,
   checkedFacts,
   checkedFileSteps,
+  checkedRemoval,
   NOTHING_REMOVED,
+  programsOf,
   refuseCheckedChanges,
 } from "./checked-services";
 import { installIpvsBoot, ipvsBootFacts, removeIpvsBootIfUnused } from "./ipvs-boot";
@@ -73,10 +75,10 @@ function directorEntry(inputs: RealServerInputs, removing = false): DirectorEntr
     formerSnatFragment: formerPath(snatFragmentPath, key),
     checked: removing
       ? inputs.serviceChecked
-        ? checkedRemoval(dest, key)
+        ? realServerRemoval(dest, key)
         : undefined
       : checkedChange(inputs, dest, key),
-    handBack: inputs.serviceChecked ? undefined : checkedRemoval(dest, key),
+    handBack: inputs.serviceChecked ? undefined : realServerRemoval(dest, key),
     checkedService: checkedServicePaths(serviceKey(dest.service)).service,
   };
 }
@@ -96,21 +98,15 @@ function checkedChange(inputs: RealServerInputs, dest: IpvsDestination, key: str
       { path: paths.notifyUp, content: up ? renderExecScript(up) : null, mode: "0700" },
       { path: paths.notifyDown, content: down ? renderExecScript(down) : null, mode: "0700" },
     ],
-    programs: [...(own?.type === "misc" ? [own.command] : []), ...(up ? [up] : []), ...(down ? [down] : [])].map(
-      (argv) => argv[0],
-    ),
+    programs: programsOf(own?.type === "misc" ? own.command : undefined, up, down),
     expected: [{ destination: dest }],
   };
 }
 
 /** A checked service's real server's files, all removed: it is deleted, or its service is handed back to us. */
-function checkedRemoval(dest: IpvsDestination, key: string): CheckedChange {
+function realServerRemoval(dest: IpvsDestination, key: string): CheckedChange {
   const paths = checkedRealServerPaths(serviceKey(dest.service), key);
-  const files = [paths.block, paths.checkScript, paths.notifyUp, paths.notifyDown].map((path) => ({
-    path,
-    content: null,
-  }));
-  return { serviceKey: serviceKey(dest.service), files, programs: [], expected: [] };
+  return checkedRemoval(serviceKey(dest.service), [paths.block, paths.checkScript, paths.notifyUp, paths.notifyDown]);
 }
 
 const directorClaimId = (key: string) => `rs-director:${key}`;

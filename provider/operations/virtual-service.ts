@@ -30,9 +30,11 @@ import { applyHostClaims } from "./host-claims";
 import {
   activateCheckedItems,
   CheckedChange,
+  checkedRemoval,
   checkedFacts,
   checkedFileSteps,
   NOTHING_REMOVED,
+  programsOf,
   refuseCheckedChanges,
 } from "./checked-services";
 import { refuseForeign } from "./ownership";
@@ -91,7 +93,7 @@ function serviceEntry(inputs: VirtualServiceInputs): ServiceEntry {
     formerFragment: formerPath(serviceFragmentPath, key),
     markFragment: isFwmarkService(desired.id) ? markFragmentPath(key) : undefined,
     checked: checkedChange(inputs, desired, key),
-    handBack: inputs.healthCheck === undefined ? checkedRemoval(key) : undefined,
+    handBack: inputs.healthCheck === undefined ? serviceRemoval(key) : undefined,
   };
 }
 
@@ -110,31 +112,24 @@ function checkedChange(inputs: VirtualServiceInputs, desired: IpvsService, key: 
       { path: paths.quorumUp, content: up ? renderExecScript(up) : null, mode: "0700" },
       { path: paths.quorumDown, content: down ? renderExecScript(down) : null, mode: "0700" },
     ],
-    programs: [...(check.type === "misc" ? [check.command] : []), ...(up ? [up] : []), ...(down ? [down] : [])].map(
-      (argv) => argv[0],
-    ),
+    programs: programsOf(check.type === "misc" ? check.command : undefined, up, down),
     expected: [{ service: desired }],
   };
 }
 
 /** A checked service's own files, all removed: the service is deleted, or handed back to us. */
-function checkedRemoval(key: string): CheckedChange {
+function serviceRemoval(key: string): CheckedChange {
   const paths = checkedServicePaths(key);
-  const files = [paths.service, paths.check, paths.checkScript, paths.quorumUp, paths.quorumDown].map((path) => ({
-    path,
-    content: null,
-  }));
-  return { serviceKey: key, files, programs: [], expected: [] };
+  return checkedRemoval(key, [paths.service, paths.check, paths.checkScript, paths.quorumUp, paths.quorumDown]);
 }
 
 /** Table, boot replay, stored claims, the entries' files and (for fwmark services) mark rules: one round trip. */
 async function readDirector(session: HostSession, entries: ServiceEntry[]) {
   const families = new Set(entries.filter((e) => e.markFragment).map((e) => serviceFamily(e.inputs)));
-  // Every service's keepalived facts: an unchecked one may be handed back (its checked files are still there).
-  const checkedKeys = entries.map((e) => e.key);
-  const { facts, file } = await session.readWithFiles(
+  const checkedNow = entries.filter((e) => e.checked).map((e) => e.key);
+  const { facts: read, file } = await session.readWithFiles(
     {
-      ...checkedFacts(checkedKeys),
+      ...(checkedNow.length > 0 ? checkedFacts(checkedNow) : {}),
       table: ipvsTableFact(),
       claims: hostClaimsFact(),
       ...ipvsBootFacts(),
@@ -148,12 +143,19 @@ async function readDirector(session: HostSession, entries: ServiceEntry[]) {
       ...(e.checked ?? e.handBack)!.files.map((f) => f.path),
     ]),
   );
+  // An unchecked service whose checked files are still there is handed back: only then (rare) are keepalived's facts
+  // read for it too, once more for every key (they are indexed by key).
+  const handing = entries.filter((e) => e.handBack !== undefined && file(e.handBack.files[0].path) !== null);
+  const checkedKeys = entries.filter((e) => e.checked || handing.includes(e)).map((e) => e.key);
+  const keepalived = handing.length > 0 ? await session.read(checkedFacts(checkedKeys)) : undefined;
+  const facts = { ...read, ...keepalived };
   return {
     facts,
     file,
     checkedKeys,
+    keepalivedConf: keepalived?.keepalivedConf ?? null,
     /** The entry is unchecked and keepalived had it: its checked files are still there. */
-    handingBack: (entry: ServiceEntry) => entry.handBack !== undefined && file(entry.handBack.files[0].path) !== null,
+    handingBack: (entry: ServiceEntry) => handing.includes(entry),
     former: (entry: ServiceEntry) =>
       formerFileOf(entry.formerFragment, file(entry.formerFragment), holdsService(entry.key)),
     /**
@@ -196,7 +198,7 @@ const convergeOnDirector = hostBatcher<{ inputs: VirtualServiceInputs; releaseVi
         ];
       }
       const handingBack = live.handingBack(entry);
-      if (handingBack) refuseHandBackOnPair(session, entry.key, live.facts.keepalivedConf);
+      if (handingBack) refuseHandBackOnPair(session, entry.key, live.keepalivedConf);
       const owned = ours ?? (handingBack ? live.file(checkedServicePaths(entry.key).service) : null);
       refuseForeign(session, `virtual service ${entry.key}`, table.services[entry.key], owned, entry.inputs.adopt);
       return [
@@ -242,7 +244,7 @@ const convergeOnDirector = hostBatcher<{ inputs: VirtualServiceInputs; releaseVi
 const removeFromDirector = hostBatcher<VirtualServiceInputs>(async (session, items) => {
   const entries = items.map((inputs) => {
     const entry = serviceEntry(inputs);
-    return { ...entry, checked: entry.checked && checkedRemoval(entry.key) };
+    return { ...entry, checked: entry.checked && serviceRemoval(entry.key) };
   });
   const live = await readDirector(session, entries);
   // VIPs first, then the marks: clients stop arriving before the service goes.

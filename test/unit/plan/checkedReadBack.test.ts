@@ -1,19 +1,11 @@
 import { IpvsService, IpvsTable } from "../../../provider/facts/ipvsModel";
 import { unappliedEntries } from "../../../provider/plan/checkedReadBack";
+import { checkedDestination, checkedDestinationKey, checkedServiceId, checkedServiceKey } from "./checkedFixtures";
 
-const id = { protocol: "tcp" as const, address: "198.51.100.49", port: 80 };
-const service: IpvsService = { id, scheduler: "rr", flags: [], onePacket: false };
-const destination = {
-  service: id,
-  address: "198.51.100.21",
-  port: 80,
-  forwarding: "dr" as const,
-  weight: 3,
-  upperThreshold: 0,
-  lowerThreshold: 0,
-};
-const serviceKey = "tcp:198.51.100.49:80";
-const key = `${serviceKey}/198.51.100.21:80`;
+const service: IpvsService = { id: checkedServiceId, scheduler: "rr", flags: [], onePacket: false };
+const destination = checkedDestination;
+const serviceKey = checkedServiceKey;
+const key = checkedDestinationKey;
 const table = (weight?: number, scheduler = "rr"): IpvsTable => ({
   services: { [serviceKey]: { ...service, scheduler } },
   destinations: weight === undefined ? {} : { [key]: { ...destination, weight } },

@@ -1,17 +1,9 @@
 import { IpvsTable } from "../../../provider/facts/ipvsModel";
 import { judgedEntry, planCheckedRepair } from "../../../provider/plan/checkedRealServer";
+import { checkedDestination, checkedDestinationKey } from "./checkedFixtures";
 
-const service = { protocol: "tcp" as const, address: "198.51.100.49", port: 80 };
-const desired = {
-  service,
-  address: "198.51.100.21",
-  port: 80,
-  forwarding: "dr" as const,
-  weight: 3,
-  upperThreshold: 0,
-  lowerThreshold: 0,
-};
-const key = "tcp:198.51.100.49:80/198.51.100.21:80";
+const desired = checkedDestination;
+const key = checkedDestinationKey;
 const table = (weight?: number): IpvsTable => ({
   services: {},
   destinations: weight === undefined ? {} : { [key]: { ...desired, weight } },
