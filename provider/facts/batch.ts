@@ -10,7 +10,9 @@ export type FactValues<F extends Facts> = { [K in keyof F]: F[K] extends Fact<in
 export function batchCommand(facts: Facts): string {
   return Object.entries(facts)
     .map(
-      ([name, fact]) => `printf '\\n${MARKER} %s\\n' ${name}; ( ${fact.command} ); printf '\\n${MARKER} rc=%s\\n' $?`,
+      ([name, fact]) =>
+        `printf '\\n${MARKER} %s\\n' ${name}; ${fact.inShell ? `{ ${fact.command}; }` : `( ${fact.command} )`}; ` +
+        `printf '\\n${MARKER} rc=%s\\n' $?`,
     )
     .join("\n");
 }

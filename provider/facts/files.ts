@@ -9,6 +9,7 @@ export function fileFact(path: string): Fact<string | null> {
   return {
     command: `if [ -e ${p} ]; then cat -- ${p}; else printf '%s' '${ABSENT}'; fi`,
     parse: (stdout) => (stdout === ABSENT ? null : stdout),
+    inShell: true,
   };
 }
 
@@ -17,6 +18,7 @@ export function unitEnabledFact(unit: string): Fact<boolean> {
   return {
     command: `if [ -L ${quote(`/etc/systemd/system/multi-user.target.wants/${unit}`)} ]; then echo yes; else echo no; fi`,
     parse: (stdout) => stdout.trim() === "yes",
+    inShell: true,
   };
 }
 
@@ -25,5 +27,6 @@ export function directoryListingFact(dir: string): Fact<string[]> {
   return {
     command: `ls -1 ${quote(dir)} 2>/dev/null || true`,
     parse: (stdout) => stdout.split("\n").filter((name) => name !== ""),
+    inShell: true,
   };
 }

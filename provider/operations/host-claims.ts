@@ -29,6 +29,22 @@ import { renderSysctlConf } from "../render/sysctlConf";
 import { renderRealServerUnit } from "../render/units";
 import { HostSession } from "./session";
 
+/** The files that store the claims `ids` (today's name and a former one), to read with a batch's other files. */
+export function claimFilePaths(ids: string[]): (string | undefined)[] {
+  return ids.flatMap((id) => [claimPath(id), formerPath(claimPath, id)]);
+}
+
+/**
+ * Which of `ids` the host stores, from the files claimFilePaths named: a batch asks of its own claims only, which
+ * costs no program run per read (a claim file that is absent is the common case), unlike reading every claim.
+ */
+export function storedClaimIds(ids: string[], file: (path: string | undefined) => string | null): Set<string> {
+  const stored = (id: string) =>
+    file(claimPath(id)) !== null ||
+    formerFileOf(formerPath(claimPath, id), file(formerPath(claimPath, id)), holdsClaim(id)) !== undefined;
+  return new Set(ids.filter(stored));
+}
+
 /**
  * Converges a host's claimed setup (VIPs, sysctls, routes, modules, links) after adding or replacing `add` and
  * dropping the claims with ids in `release`: live changes plus the files that replay them at boot. Claims of other

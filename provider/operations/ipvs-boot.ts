@@ -24,14 +24,12 @@ function bootFiles(present: boolean): OwnedFile[] {
   ];
 }
 
+/** What installIpvsBoot needs to know. */
 export function ipvsBootFacts() {
   return {
     bootScript: fileFact(IPVS_RESTORE_SCRIPT),
     bootUnit: fileFact(unitPath(IPVS_UNIT_NAME)),
     bootEnabled: unitEnabledFact(IPVS_UNIT_NAME),
-    ipvsFragments: directoryListingFact(IPVS_FRAGMENT_DIR),
-    snatFragments: directoryListingFact(SNAT_FRAGMENT_DIR),
-    markFragments: directoryListingFact(MARK_FRAGMENT_DIR),
   };
 }
 
@@ -48,7 +46,12 @@ export function installIpvsBoot(facts: BootFacts): Step[] {
 
 /** Removes the boot replay once no fragment of ours is left on the host. */
 export async function removeIpvsBootIfUnused(session: HostSession): Promise<void> {
-  const facts = await session.read(ipvsBootFacts());
+  const facts = await session.read({
+    ...ipvsBootFacts(),
+    ipvsFragments: directoryListingFact(IPVS_FRAGMENT_DIR),
+    snatFragments: directoryListingFact(SNAT_FRAGMENT_DIR),
+    markFragments: directoryListingFact(MARK_FRAGMENT_DIR),
+  });
   if ([facts.ipvsFragments, facts.snatFragments, facts.markFragments].some((files) => files.length > 0)) return;
   const live = { [IPVS_RESTORE_SCRIPT]: facts.bootScript, [unitPath(IPVS_UNIT_NAME)]: facts.bootUnit };
   const removal = [

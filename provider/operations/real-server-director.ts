@@ -3,7 +3,6 @@
 // and one script on each director (host-batch.ts).
 import { destinationKey, IpvsDestination, IpvsTable, serviceKey } from "../facts/ipvsModel";
 import { checkerStateFact } from "../facts/checkerState";
-import { hostClaimsFact } from "../facts/hostClaims";
 import { ipvsTableFact } from "../facts/ipvsTable";
 import { SnatRule, snatRulesFact } from "../facts/snatRules";
 import { desiredDestination, desiredSnatRule } from "../plan/desiredEntries";
@@ -27,7 +26,7 @@ import {
 import { renderCheckedRealServer, renderCheckScript, renderExecScript } from "../render/checkedServices";
 import { ipFamily } from "../schemas/ip";
 import { RealServerInputs } from "../schemas/realServer";
-import { applyHostClaims } from "./host-claims";
+import { applyHostClaims, claimFilePaths, storedClaimIds } from "./host-claims";
 import { applyBatch, hostBatcher, planBatch } from "./host-batch";
 import {
   activateCheckedItems,
@@ -141,7 +140,7 @@ const holdsNothing = (claim: HostClaim) =>
     claim.links.length ===
   0;
 
-/** The director's table, boot replay, files, SNAT rules (when an entry has one) and stored claims: one round trip. */
+/** The director's table, boot replay, files, SNAT rules (when an entry has one) and claims: one round trip. */
 async function readDirector(session: HostSession, entries: DirectorEntry[]) {
   const snat = entries.some((e) => e.snat !== undefined);
   const checkedKeys = [...new Set(entries.flatMap((e) => (e.checked ? [e.checked.serviceKey] : [])))];
@@ -149,7 +148,6 @@ async function readDirector(session: HostSession, entries: DirectorEntry[]) {
     {
       ...(checkedKeys.length > 0 ? { ...checkedFacts(checkedKeys), checker: checkerStateFact() } : {}),
       table: ipvsTableFact(),
-      claims: hostClaimsFact(),
       ...(snat ? { snat4: snatRulesFact("inet"), snat6: snatRulesFact("inet6") } : {}),
       ...ipvsBootFacts(),
     },
@@ -160,6 +158,7 @@ async function readDirector(session: HostSession, entries: DirectorEntry[]) {
       e.formerSnatFragment,
       e.checkedService,
       ...(e.checked ?? e.handBack)!.files.map((f) => f.path),
+      ...claimFilePaths([directorClaimId(e.key)]),
     ]),
   );
   const snatRules = (rule: SnatRule) => (ipFamily(rule.rip) === "inet6" ? facts.snat6 : facts.snat4) ?? [];
@@ -184,7 +183,10 @@ async function readDirector(session: HostSession, entries: DirectorEntry[]) {
     leftoverSteps,
     /** A checked entry whose service was handed back: keepalived no longer has it, the entry is ours to delete. */
     handedBack: (entry: DirectorEntry) => entry.checked !== undefined && file(entry.checkedService) === null,
-    storedClaims: new Set(facts.claims.map((c) => c.id)),
+    storedClaims: storedClaimIds(
+      entries.map((e) => directorClaimId(e.key)),
+      file,
+    ),
   };
 }
 

@@ -26,7 +26,7 @@ import { serviceFamily } from "../schemas/serviceIdentity";
 import { VirtualServiceInputs } from "../schemas/virtualService";
 import { droppedDirectors } from "./directors";
 import { applyBatch, hostBatcher, planBatch } from "./host-batch";
-import { applyHostClaims } from "./host-claims";
+import { applyHostClaims, claimFilePaths, storedClaimIds } from "./host-claims";
 import {
   activateCheckedItems,
   CheckedChange,
@@ -123,7 +123,7 @@ function serviceRemoval(key: string): CheckedChange {
   return checkedRemoval(key, [paths.service, paths.check, paths.checkScript, paths.quorumUp, paths.quorumDown]);
 }
 
-/** Table, boot replay, stored claims, the entries' files and (for fwmark services) mark rules: one round trip. */
+/** Table, boot replay, the entries' files and claims and (for fwmark services) mark rules: one round trip. */
 async function readDirector(session: HostSession, entries: ServiceEntry[]) {
   const families = new Set(entries.filter((e) => e.markFragment).map((e) => serviceFamily(e.inputs)));
   const checkedNow = entries.filter((e) => e.checked).map((e) => e.key);
@@ -131,7 +131,6 @@ async function readDirector(session: HostSession, entries: ServiceEntry[]) {
     {
       ...(checkedNow.length > 0 ? checkedFacts(checkedNow) : {}),
       table: ipvsTableFact(),
-      claims: hostClaimsFact(),
       ...ipvsBootFacts(),
       ...(families.has("inet") ? { marks4: markRulesFact("inet") } : {}),
       ...(families.has("inet6") ? { marks6: markRulesFact("inet6") } : {}),
@@ -141,6 +140,7 @@ async function readDirector(session: HostSession, entries: ServiceEntry[]) {
       e.formerFragment,
       e.markFragment,
       ...(e.checked ?? e.handBack)!.files.map((f) => f.path),
+      ...claimFilePaths([vipClaimId(e.key)]),
     ]),
   );
   // An unchecked service whose checked files are still there is handed back: only then (rare) are keepalived's facts
@@ -172,7 +172,10 @@ async function readDirector(session: HostSession, entries: ServiceEntry[]) {
         ...planMarkRules(entry.key, rules, live),
       ];
     },
-    storedClaims: new Set(facts.claims.map((c) => c.id)),
+    storedClaims: storedClaimIds(
+      entries.map((e) => vipClaimId(e.key)),
+      file,
+    ),
   };
 }
 

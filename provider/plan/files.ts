@@ -27,12 +27,17 @@ export function planFiles(wanted: OwnedFile[], live: Record<string, string | nul
     const tmp = `${file.path}.lvs-pulumi-tmp`;
     const mode = file.mode ?? "0644";
     const digest = createHash("sha256").update(file.content).digest("hex").slice(0, 16);
-    // One command a line, not an && list: `set -e` does not stop a script at a failure inside such a list.
+    // Every program started costs tens of ms on a slow host and a batch writes many files: the shell's own tests and
+    // umask do what they can (a new file gets 0666 minus the umask, so only a mode with execute bits needs chmod).
+    // One command a line, or the last of an || list: `set -e` stops the script at no other failure in such a list.
+    const permissions = Number.parseInt(mode, 8);
+    const umask = (0o777 & ~permissions).toString(8).padStart(4, "0");
     commands.push({
       run: [
-        command("mkdir", "-p", dir),
-        `printf '%s' ${quote(file.content)} > ${quote(tmp)}`,
-        command("chmod", mode, tmp),
+        `[ -d ${quote(dir)} ] || ${command("mkdir", "-p", dir)}`,
+        `[ ! -e ${quote(tmp)} ] || ${command("rm", "-f", tmp)}`,
+        `(umask ${umask} && printf '%s' ${quote(file.content)} > ${quote(tmp)})`,
+        ...(permissions & 0o111 ? [command("chmod", mode, tmp)] : []),
         command("mv", "-f", tmp, file.path),
       ].join("\n"),
       audit: `write ${file.path} (mode ${mode}, ${Buffer.byteLength(file.content)} bytes, sha256:${digest})`,

@@ -19,24 +19,28 @@ export function stepAudit(step: Step): string {
 const FAILED = "lvs-pulumi: failed at step ";
 
 /**
- * The script that runs `steps` in order on a host, recording each in `log` (root only, rotated) before it runs. It
- * goes on stdin (no argument-size limit); the braces make sh read all of it before any step can read stdin. Every
- * step is a plain command under `set -e`, so the first failure stops the script and names its step on stderr.
+ * The script that runs `steps` in order on a host, recording each in `log` (root only, rotated; with the time the
+ * script started) before it runs. It goes on stdin (no argument-size limit); the braces make sh read all of it before
+ * any step can read stdin. Every step is a plain command under `set -e`, so the first failure stops the script and
+ * names its step on stderr.
  */
 export function applyScript(steps: Step[], log = CHANGE_LOG): string {
   const l = quote(log);
+  const logDir = log.slice(0, log.lastIndexOf("/"));
   return [
     "{",
     "set -e",
     "lvs_step=0",
     `trap 'rc=$?; [ "$rc" -eq 0 ] || echo "${FAILED}$lvs_step" >&2' EXIT`,
-    `mkdir -p -m 0700 ${quote(log.slice(0, log.lastIndexOf("/")))}`,
+    // Taken once: a program started for every step costs tens of ms on a slow host; a script runs in seconds.
+    "lvs_now=$(date -u +%Y-%m-%dT%H:%M:%SZ)",
+    `[ -d ${quote(logDir)} ] || mkdir -p -m 0700 ${quote(logDir)}`,
     `if [ -f ${l} ] && [ "$(($(wc -c < ${l})))" -gt ${CHANGE_LOG_ROTATE_BYTES} ]; then mv -f ${l} ${quote(`${log}.1`)}; fi`,
     `(umask 077 && : >> ${l})`,
     `chmod 0600 ${l}`,
     ...steps.flatMap((step, i) => [
       `lvs_step=${i + 1}`,
-      `printf '%s %s\\n' "$(date -u +%Y-%m-%dT%H:%M:%SZ)" ${quote(stepAudit(step))} >> ${l}`,
+      `printf '%s %s\\n' "$lvs_now" ${quote(stepAudit(step))} >> ${l}`,
       stepRun(step),
     ]),
     "} </dev/null",

@@ -25,6 +25,40 @@ if (dir) {
   };
   count("connect", "connections");
   count("exec", "execs");
+  // With LVS_BENCH_TRACE=<file>: one line per exec, to see where a phase's time goes (trace-summary.ts sums it up):
+  // start (epoch ms), ms until the channel opened, ms in all, pid, stdin bytes, "read" / "<n> steps" / "" (what went
+  // on stdin: a fact batch, an apply script of n steps, nothing), the command's first 160 characters.
+  const trace = process.env.LVS_BENCH_TRACE;
+  if (trace) {
+    const exec = Client.prototype.exec;
+    Client.prototype.exec = function (command, ...rest) {
+      const started = Date.now();
+      const callback = rest.pop();
+      const head = command.replace(/\s+/g, " ").slice(0, 160);
+      return exec.call(this, command, ...rest, (err, stream) => {
+        const opened = Date.now();
+        let input = "";
+        if (stream) {
+          const end = stream.end;
+          stream.end = function (data, ...more) {
+            if (data) input = String(data);
+            return end.call(this, data, ...more);
+          };
+          stream.on("close", () => {
+            const what = input.includes("lvs-pulumi-fact")
+              ? "read"
+              : input && `${(input.match(/lvs_step=/g) || []).length} steps`;
+            const took = `${opened - started} ${Date.now() - started}`;
+            fs.appendFileSync(
+              trace,
+              `${started} ${took} ${process.pid} ${input.length} ${JSON.stringify(what)} ${head}\n`,
+            );
+          });
+        }
+        callback(err, stream);
+      });
+    };
+  }
   save();
   // Memory can peak between SSH events (diffs, serialisation): sample it too.
   setInterval(save, 500).unref();

@@ -19,7 +19,9 @@ describe("planFiles", () => {
     );
     expect(commands).toEqual([
       {
-        run: "mkdir -p /etc\nprintf '%s' 'new\n' > /etc/b.lvs-pulumi-tmp\nchmod 0644 /etc/b.lvs-pulumi-tmp\nmv -f /etc/b.lvs-pulumi-tmp /etc/b",
+        run:
+          "[ -d /etc ] || mkdir -p /etc\n[ ! -e /etc/b.lvs-pulumi-tmp ] || rm -f /etc/b.lvs-pulumi-tmp\n" +
+          "(umask 0133 && printf '%s' 'new\n' > /etc/b.lvs-pulumi-tmp)\nmv -f /etc/b.lvs-pulumi-tmp /etc/b",
         audit: "write /etc/b (mode 0644, 4 bytes, sha256:7aa7a5359173d05b)",
       },
       "rm -f /etc/c",
@@ -36,4 +38,20 @@ describe("planFiles", () => {
     expect(fs.statSync(target).mode & 0o777).toBe(0o600);
     fs.rmSync(dir, { recursive: true });
   });
+
+  test.each(["0644", "0600", "0700", "0755"])(
+    "mode %s is exact, also over a temp file left with another mode",
+    (mode) => {
+      const dir = fs.mkdtempSync(path.join(os.tmpdir(), "plan-files-"));
+      const target = path.join(dir, "file");
+      fs.writeFileSync(`${target}.lvs-pulumi-tmp`, "left by a run that was cut off, longer than the content\n");
+      fs.chmodSync(`${target}.lvs-pulumi-tmp`, 0o666);
+      for (const cmd of planFiles([{ path: target, content: "x\n", mode }], {}))
+        execFileSync("sh", ["-c", stepRun(cmd)]);
+      expect(fs.readFileSync(target, "utf8")).toBe("x\n");
+      expect((fs.statSync(target).mode & 0o777).toString(8).padStart(4, "0")).toBe(mode);
+      expect(fs.existsSync(`${target}.lvs-pulumi-tmp`)).toBe(false);
+      fs.rmSync(dir, { recursive: true });
+    },
+  );
 });
