@@ -4,6 +4,7 @@ import {
   renderCheckedEnable,
   renderCheckedInclude,
   renderCheckedOnlyConf,
+  SCRIPT_SECURITY,
 } from "../render/checkedServices";
 import {
   checkedServicePaths,
@@ -82,7 +83,7 @@ export function checkedServicesCheck(
   const enable = enableFiles(services, listing, changes, root);
   const clean = command("rm", "-rf", stage);
   const conf = `${stage}/keepalived.conf`;
-  const confText = `global_defs {\n    enable_script_security\n    script_user root\n}\ninclude ${root}/*.conf\n`;
+  const confText = ["global_defs {", ...SCRIPT_SECURITY, "}", renderCheckedInclude(root)].join("\n");
   const fail = (message: string) => `{ ${clean}; echo ${quote(message)} >&2; exit 1; }`;
   return {
     run: [

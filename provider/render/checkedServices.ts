@@ -9,8 +9,15 @@ import { checkedServicePaths } from "./paths";
 /** keepalived.conf on a director with checked services and no HA pair: our marker, then the services. */
 export const CHECKED_ONLY_MARKER = "# lvs-pulumi: checked virtual services (no HA pair)";
 
+/**
+ * Checks and notifications run our scripts as root, and keepalived refuses any that a non-root user could modify;
+ * without these lines keepalived warns at every start that scripts run without script security.
+ */
+export const SCRIPT_SECURITY = ["    enable_script_security", "    script_user root"];
+
 export function renderCheckedOnlyConf(checkedDir: string): string {
-  return `${header()}${CHECKED_ONLY_MARKER}\n\n${renderCheckedInclude(checkedDir)}`;
+  const globals = ["global_defs {", ...SCRIPT_SECURITY, "}", ""].join("\n");
+  return `${header()}${CHECKED_ONLY_MARKER}\n\n${globals}${renderCheckedInclude(checkedDir)}`;
 }
 
 /** The line that makes keepalived read every enabled checked service. */

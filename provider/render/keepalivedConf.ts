@@ -1,7 +1,7 @@
 import { ipFamily, hostPrefixLength } from "../schemas/ip";
 import { HaPairInputs } from "../schemas/haPair";
 import { header } from "./header";
-import { renderCheckedInclude } from "./checkedServices";
+import { renderCheckedInclude, SCRIPT_SECURITY } from "./checkedServices";
 import { KEEPALIVED_CHECKED_DIR, KEEPALIVED_SCRIPT_DIR } from "./paths";
 
 export type PairRole = "primary" | "backup";
@@ -80,10 +80,9 @@ export function renderKeepalivedConf(
   );
   const instances = families.map((family) => ({ family, name: instanceName(inputs.virtualRouterId, family) }));
   const sync = inputs.connectionSync;
-  const scripted = inputs.trackScripts.length > 0 || notifyHooks(inputs).length > 0;
   const globalLines = [
-    // Scripts run as root, and keepalived refuses any that a non-root user could modify.
-    ...(scripted ? ["    enable_script_security", "    script_user root"] : []),
+    // Always: track scripts, notify hooks and the included checked services' scripts may run.
+    ...SCRIPT_SECURITY,
     // The sync daemon follows the first instance: master on the VRRP master, backup on the backup.
     ...(sync.enabled
       ? [
@@ -91,7 +90,7 @@ export function renderKeepalivedConf(
         ]
       : []),
   ];
-  const globals = globalLines.length > 0 ? ["global_defs {", ...globalLines, "}", ""] : [];
+  const globals = ["global_defs {", ...globalLines, "}", ""];
   const trackNames = inputs.trackScripts.map((_, index) => `LVS_PULUMI_${inputs.virtualRouterId}_TRACK_${index}`);
   const scripts = inputs.trackScripts.flatMap((script, index) => [
     `vrrp_script ${trackNames[index]} {`,

@@ -18,6 +18,8 @@ describe("keepalived.conf", () => {
 # lvs-pulumi HA pair: pair-a
 
 global_defs {
+    enable_script_security
+    script_user root
     lvs_sync_daemon eth0 LVS_PULUMI_51_V4 id 51
 }
 
@@ -61,7 +63,7 @@ include /etc/keepalived/lvs-pulumi-checked/*.conf
     expect(conf).toContain("    nopreempt\n");
     expect(conf).toContain("lvs_sync_daemon eth1 LVS_PULUMI_51_V4 id 7\n");
     const off = renderKeepalivedConf("p", pairInputs({ connectionSync: { enabled: false } }), "primary");
-    expect(off).not.toContain("global_defs");
+    expect(off).not.toContain("lvs_sync_daemon");
   });
 
   it("unicast: adverts go to the peer's address of the instance's family, and only the peer's are heard", () => {
@@ -186,8 +188,9 @@ include /etc/keepalived/lvs-pulumi-checked/*.conf
     );
     expect(conf.match(/notify_backup/g)).toHaveLength(1);
     expect(conf.match(/track_script \{\n {8}LVS_PULUMI_51_TRACK_0\n/g)).toHaveLength(2);
-    // The preempting primary without a delay starts as MASTER; no script: no script security lines.
+    // The preempting primary without a delay starts as MASTER; script security also without a script of the pair's
+    // own (the checked services it includes may run theirs).
     expect(conf).toContain("    state MASTER\n");
-    expect(renderKeepalivedConf("p", pairInputs(), "primary")).not.toContain("script_user");
+    expect(renderKeepalivedConf("p", pairInputs(), "primary")).toContain("    script_user root\n");
   });
 });
