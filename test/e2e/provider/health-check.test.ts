@@ -139,8 +139,10 @@ describe("health checks (keepalived owns a checked service)", () => {
         (await inTable(natVip, "198.51.100.72")),
       30_000,
     );
-    expect(tally(await fetchThroughVip(vip, 80, 4))).toEqual({ rs1: 2, rs2: 2 });
-    expect(tally(await fetchThroughVip(natVip, 80, 4))).toEqual({ nrs1: 2, nrs2: 2 });
+    // In rotation, not once: a check of the lab's slow guest may fail once more and take a server out for a moment
+    // (a full run saw 1 and 3 of 4 right after the take-over).
+    await inRotation(vip, ["rs1", "rs2"]);
+    await inRotation(natVip, ["nrs1", "nrs2"]);
     expect(await labExec("dir1", "ls /etc/lvs-pulumi/ipvs.d 2>/dev/null | grep -c . || true")).toBe("0\n");
   });
 
