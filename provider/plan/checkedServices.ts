@@ -4,7 +4,6 @@ import {
   renderCheckedEnable,
   renderCheckedInclude,
   renderCheckedOnlyConf,
-  SCRIPT_SECURITY,
 } from "../render/checkedServices";
 import {
   checkedServicePaths,
@@ -83,7 +82,7 @@ export function checkedServicesCheck(
   const enable = enableFiles(services, listing, changes, root);
   const clean = command("rm", "-rf", stage);
   const conf = `${stage}/keepalived.conf`;
-  const confText = ["global_defs {", ...SCRIPT_SECURITY, "}", renderCheckedInclude(root)].join("\n");
+  const confText = renderCheckedOnlyConf(root);
   const fail = (message: string) => `{ ${clean}; echo ${quote(message)} >&2; exit 1; }`;
   return {
     run: [

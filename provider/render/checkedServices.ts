@@ -10,13 +10,16 @@ import { checkedServicePaths } from "./paths";
 export const CHECKED_ONLY_MARKER = "# lvs-pulumi: checked virtual services (no HA pair)";
 
 /**
- * Checks and notifications run our scripts as root, and keepalived refuses any that a non-root user could modify;
+ * keepalived's global_defs with script security, then `extra` lines. Always: checks, notifications and an HA pair's
+ * track and notify scripts run our scripts as root, and keepalived refuses any that a non-root user could modify;
  * without these lines keepalived warns at every start that scripts run without script security.
  */
-export const SCRIPT_SECURITY = ["    enable_script_security", "    script_user root"];
+export function renderGlobalDefs(extra: string[] = []): string[] {
+  return ["global_defs {", "    enable_script_security", "    script_user root", ...extra, "}"];
+}
 
 export function renderCheckedOnlyConf(checkedDir: string): string {
-  const globals = ["global_defs {", ...SCRIPT_SECURITY, "}", ""].join("\n");
+  const globals = [...renderGlobalDefs(), ""].join("\n");
   return `${header()}${CHECKED_ONLY_MARKER}\n\n${globals}${renderCheckedInclude(checkedDir)}`;
 }
 

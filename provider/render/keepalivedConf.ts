@@ -1,7 +1,7 @@
 import { ipFamily, hostPrefixLength } from "../schemas/ip";
 import { HaPairInputs } from "../schemas/haPair";
 import { header } from "./header";
-import { renderCheckedInclude, SCRIPT_SECURITY } from "./checkedServices";
+import { renderCheckedInclude, renderGlobalDefs } from "./checkedServices";
 import { KEEPALIVED_CHECKED_DIR, KEEPALIVED_SCRIPT_DIR } from "./paths";
 
 export type PairRole = "primary" | "backup";
@@ -80,17 +80,17 @@ export function renderKeepalivedConf(
   );
   const instances = families.map((family) => ({ family, name: instanceName(inputs.virtualRouterId, family) }));
   const sync = inputs.connectionSync;
-  const globalLines = [
-    // Always: track scripts, notify hooks and the included checked services' scripts may run.
-    ...SCRIPT_SECURITY,
-    // The sync daemon follows the first instance: master on the VRRP master, backup on the backup.
-    ...(sync.enabled
-      ? [
-          `    lvs_sync_daemon ${sync.interface ?? member.interface} ${instances[0].name} id ${sync.syncId ?? inputs.virtualRouterId}`,
-        ]
-      : []),
+  const globals = [
+    ...renderGlobalDefs(
+      // The sync daemon follows the first instance: master on the VRRP master, backup on the backup.
+      sync.enabled
+        ? [
+            `    lvs_sync_daemon ${sync.interface ?? member.interface} ${instances[0].name} id ${sync.syncId ?? inputs.virtualRouterId}`,
+          ]
+        : [],
+    ),
+    "",
   ];
-  const globals = ["global_defs {", ...globalLines, "}", ""];
   const trackNames = inputs.trackScripts.map((_, index) => `LVS_PULUMI_${inputs.virtualRouterId}_TRACK_${index}`);
   const scripts = inputs.trackScripts.flatMap((script, index) => [
     `vrrp_script ${trackNames[index]} {`,
