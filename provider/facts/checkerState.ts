@@ -3,6 +3,7 @@ import { Protocol } from "../schemas/vocabulary";
 import { Fact } from "./fact";
 import { destinationKey, ServiceId } from "./ipvsModel";
 import { quote } from "../plan/shell";
+import { CHECKER_PID_FILE } from "../render/paths";
 
 /** What keepalived's checkers think of a real server: alive or not, the weight it gives the kernel, its configured one. */
 export interface CheckedRealServer {
@@ -14,17 +15,16 @@ export interface CheckedRealServer {
 }
 
 const DUMP = "/tmp/keepalived_check.data";
-const PID_FILE = "/run/keepalived.pid";
 
 /**
  * keepalived's checker state by destination key, from the dump it writes on SIGUSR1 (`keepalived --signum=DATA`).
- * Empty when keepalived does not run. The dump is written while we wait: read once its size stopped growing.
+ * Empty when the checker instance does not run. The dump is written while we wait: read once its size stopped growing.
  */
 export function checkerStateFact(): Fact<Record<string, CheckedRealServer>> {
   const dump = quote(DUMP);
   return {
     command: [
-      `if pid=$(cat ${PID_FILE} 2>/dev/null) && kill -0 "$pid" 2>/dev/null; then`,
+      `if pid=$(cat ${CHECKER_PID_FILE} 2>/dev/null) && kill -0 "$pid" 2>/dev/null; then`,
       `  rm -f ${dump}; kill -s "$(keepalived --signum=DATA)" "$pid"; last=-1`,
       `  for i in $(seq 1 50); do size=$(stat -c %s ${dump} 2>/dev/null || echo -1)`,
       `    if [ "$size" -gt 0 ] && [ "$size" = "$last" ]; then break; fi; last=$size; sleep 0.1; done`,

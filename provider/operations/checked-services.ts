@@ -1,5 +1,6 @@
-// Checked virtual services on a director: keepalived owns their IPVS entries. A batch (virtual services or real
-// servers) hands its keepalived files to these helpers: check them staged, write them, then start or reload keepalived.
+// Checked virtual services on a director: keepalived (the checker instance) owns their IPVS entries. A batch (virtual
+// services or real servers) hands its keepalived files to these helpers: check them staged, write them, then start or
+// reload the checker.
 import { setTimeout as sleep } from "timers/promises";
 import { directoryListingFact, fileFact, unitEnabledFact } from "../facts/files";
 import { checkerStateFact } from "../facts/checkerState";
@@ -7,33 +8,60 @@ import { ipvsTableFact } from "../facts/ipvsTable";
 import { IpvsTable } from "../facts/ipvsModel";
 import { programPresentFact, unitActiveFact } from "../facts/services";
 import {
-  checkedConfConflict,
   CheckedKeepalivedFacts,
   checkedServicesCheck,
   enableFiles,
   planCheckedKeepalived,
   planCheckedKeepalivedRemoval,
 } from "../plan/checkedServices";
-import { KeepalivedEntry, unappliedEntries } from "../plan/checkedReadBack";
+import { KeepalivedEntry, planTakenOverRepairs, unappliedEntries } from "../plan/checkedReadBack";
 import { OwnedFile, planFiles, pruneEmptyDirs } from "../plan/files";
 import { Step } from "../plan/script";
-import { command } from "../plan/shell";
+import { CheckerFacts } from "../plan/checker";
 import { installPackage } from "../plan/packages";
 import {
   checkedServicePaths,
+  CHECKER_CONF,
+  CHECKER_UNIT_NAME,
   KEEPALIVED_CHECKED_DIR,
   KEEPALIVED_CONF,
   KEEPALIVED_DROPIN,
   KEEPALIVED_ENABLED_MARKER,
   KEEPALIVED_UNIT_NAME,
+  unitPath,
 } from "../render/paths";
 import { ItemOutcome } from "./host-batch";
-import { markedPair } from "../render/keepalivedConf";
 import { HostSession } from "./session";
+
+/** The checker instance's unit and config. */
+export function checkerFacts() {
+  return {
+    checkerConf: fileFact(CHECKER_CONF),
+    checkerUnit: fileFact(unitPath(CHECKER_UNIT_NAME)),
+    checkerEnabled: unitEnabledFact(CHECKER_UNIT_NAME),
+    checkerActive: unitActiveFact(CHECKER_UNIT_NAME),
+  };
+}
+
+type CheckerFactValues = { checkerConf: string | null; checkerUnit: string | null } & Record<
+  "checkerEnabled" | "checkerActive",
+  boolean
+>;
+
+export function checkerOf(values: CheckerFactValues): CheckerFacts {
+  return {
+    conf: values.checkerConf,
+    unit: values.checkerUnit,
+    enabled: values.checkerEnabled,
+    active: values.checkerActive,
+  };
+}
 
 /** Facts for a batch touching checked services `keys` (read with the batch's other facts, one round trip). */
 export function checkedFacts(keys: string[]) {
   return {
+    ...checkerFacts(),
+    // The distribution's keepalived: an older lvs-pulumi ran checked services in it.
     keepalivedConf: fileFact(KEEPALIVED_CONF),
     keepalivedDropIn: fileFact(KEEPALIVED_DROPIN),
     keepalivedEnabled: unitEnabledFact(KEEPALIVED_UNIT_NAME),
@@ -45,7 +73,7 @@ export function checkedFacts(keys: string[]) {
   };
 }
 
-type CheckedFactValues = {
+type CheckedFactValues = CheckerFactValues & {
   keepalivedConf: string | null;
   keepalivedDropIn: string | null;
   keepalivedEnabled: boolean;
@@ -57,11 +85,14 @@ type CheckedFactValues = {
 
 function keepalivedFacts(values: CheckedFactValues): CheckedKeepalivedFacts {
   return {
-    conf: values.keepalivedConf,
-    dropIn: values.keepalivedDropIn,
-    enabled: values.keepalivedEnabled,
-    active: values.keepalivedActive,
-    enabledByUs: values.keepalivedEnabledByUs !== null,
+    checker: checkerOf(values),
+    keepalived: {
+      conf: values.keepalivedConf,
+      dropIn: values.keepalivedDropIn,
+      enabled: values.keepalivedEnabled,
+      active: values.keepalivedActive,
+      enabledByUs: values.keepalivedEnabledByUs !== null,
+    },
     installed: values.keepalivedInstalled,
   };
 }
@@ -102,8 +133,6 @@ export async function refuseCheckedChanges(
   );
   if (changes.length === 0) return undefined;
   const facts = values as CheckedFactValues;
-  const conflict = checkedConfConflict(facts.keepalivedConf);
-  if (conflict) return new Error(`host ${session.name}: ${conflict}; nothing was changed`);
   try {
     if (!facts.keepalivedInstalled) await session.apply([installPackage("keepalived")]);
     const files = changes.flatMap((c) => c.files);
@@ -134,16 +163,16 @@ export interface RemovedEntries {
 
 export const NOTHING_REMOVED: RemovedEntries = { left: () => [], steps: () => [] };
 
-/** How keepalived takes a batch's files: reloaded, or (a service handed back) its checker restarted. */
+/** How the checker takes a batch's files: reloaded, or (a service handed back) restarted. */
 export interface Activation {
   restart: boolean;
 }
 
 /**
- * After the batch's files landed: the services' enable files, keepalived.conf and the unit, then a start or reload
- * (a restart with `restart`: the entries stay, --dont-release-ipvs). The removed entries are waited for, so that a
- * resource is gone from the table when its delete returns. With no service enabled any more keepalived is stopped (it
- * keeps the entries) and the removed entries are deleted here, and what we put there for keepalived goes too.
+ * After the batch's files landed: the services' enable files, then the checker instance started or reloaded (restarted
+ * with `restart`: the entries stay, --dont-release-ipvs). The removed entries are waited for, so that a resource is gone
+ * from the table when its delete returns. With no service enabled any more the checker is stopped (it keeps the
+ * entries), the removed entries are deleted here, and what we put there for the checker goes too.
  */
 export async function activateChecked(
   session: HostSession,
@@ -169,42 +198,35 @@ export async function activateChecked(
     left: directoryListingFact(KEEPALIVED_CHECKED_DIR),
     table: ipvsTableFact(),
   });
-  const enabled = left.some((name) => name.endsWith(".conf"));
-  const pairs = facts.conf !== null && markedPair(facts.conf) !== undefined;
-  if (enabled || pairs) {
-    const stop = restart && facts.active ? [command("systemctl", "stop", KEEPALIVED_UNIT_NAME)] : [];
-    const live = restart ? { ...facts, active: false } : facts;
-    await session.apply([...stop, ...planCheckedKeepalived(live, files.length > 0 || enableSteps.length > 0)]);
+  if (left.some((name) => name.endsWith(".conf"))) {
+    const changed = files.length > 0 || enableSteps.length > 0;
+    await session.apply(planCheckedKeepalived(facts, changed, restart));
     const serving = (key: string) => enables.some((e) => e.path === checkedServicePaths(key).enable && e.content);
     const expected = written.flatMap((c) => c.expected);
-    const timeoutMs = enabled ? 10_000 : 3_000;
-    const { stale, unapplied } = await readBack(session, removed.left, expected, serving, timeoutMs);
-    if (left.length === 0) await session.apply([pruneEmptyDirs([KEEPALIVED_CHECKED_DIR])]);
-    if (unapplied.length > 0) {
+    const timeoutMs = 10_000;
+    // A start takes existing entries over as they are: what still differs after a while is edited (see
+    // planTakenOverRepairs), then waited for again.
+    const started = restart || !facts.checker.active;
+    let { stale, unapplied } = await readBack(session, removed.left, expected, serving, started ? 3_000 : timeoutMs);
+    if (unapplied.length > 0 && started) {
+      const { table: now, checker } = await session.read({ table: ipvsTableFact(), checker: checkerStateFact() });
+      await session.apply(planTakenOverRepairs(expected, now, checker, serving));
+      ({ stale, unapplied } = await readBack(session, removed.left, expected, serving, timeoutMs));
+    }
+    const problems = [...unapplied, ...stale.map((key) => `${key} still in the table`)];
+    if (problems.length > 0) {
       throw new Error(
-        `host ${session.name}: keepalived has not applied its configuration ${timeoutMs / 1000} s after the ` +
-          `${restart ? "restart" : "reload"}: ` +
-          `${unapplied.join("; ")}; see \`journalctl -u keepalived\``,
+        `host ${session.name}: the health checkers have not applied their configuration ${timeoutMs / 1000} s ` +
+          `after the ${restart ? "restart" : "reload"}: ${problems.join("; ")}; see \`journalctl -u ${CHECKER_UNIT_NAME}\``,
       );
     }
-    if (stale.length === 0) return;
-    // An HA pair's keepalived without checked services left may stop its checker and keep their entries
-    // (--dont-release-ipvs): they are ours to delete then.
-    if (enabled) {
-      throw new Error(
-        `host ${session.name}: keepalived still has ${stale.join(", ")} ${timeoutMs / 1000} s after the reload; see \`journalctl -u keepalived\``,
-      );
-    }
-    const { table: now } = await session.read({ table: ipvsTableFact() });
-    await session.apply(removed.steps(now));
     return;
   }
-  // No checked service enabled: keepalived is stopped (it keeps the entries) and the removed ones are deleted here.
-  // Files of a service handed back may stay until its real servers' updates: keepalived is not needed meanwhile.
+  // No checked service enabled: the checker is stopped (it keeps the entries) and the removed ones are deleted here.
+  // Files of a service handed back may stay until its real servers' updates: the checker is not needed meanwhile.
   await session.apply([
-    ...(facts.active ? [command("systemctl", "stop", KEEPALIVED_UNIT_NAME)] : []),
+    ...planCheckedKeepalivedRemoval(facts),
     ...removed.steps(table),
-    ...planCheckedKeepalivedRemoval({ ...facts, active: false }),
     ...(left.length === 0 ? [pruneEmptyDirs([KEEPALIVED_CHECKED_DIR])] : []),
   ]);
 }

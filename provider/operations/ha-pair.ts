@@ -2,6 +2,11 @@ import { setTimeout as sleep } from "timers/promises";
 import { directoryListingFact, fileFact, unitEnabledFact } from "../facts/files";
 import { interfaceAddressesFact } from "../facts/interfaceAddresses";
 import { programPresentFact, unitActiveFact } from "../facts/services";
+import { ipvsTableFact } from "../facts/ipvsTable";
+import { IpvsTable } from "../facts/ipvsModel";
+import { checkerStateFact } from "../facts/checkerState";
+import { planChecker } from "../plan/checker";
+import { keepalivedRunsChecked } from "../plan/checkedServices";
 import { installPackage } from "../plan/packages";
 import { command } from "../plan/shell";
 import {
@@ -18,6 +23,7 @@ import {
 } from "../plan/haPair";
 import { markedPair, PairRole } from "../render/keepalivedConf";
 import {
+  CHECKER_UNIT_NAME,
   KEEPALIVED_CHECK_DIR,
   KEEPALIVED_CHECKED_DIR,
   KEEPALIVED_CONF,
@@ -28,6 +34,7 @@ import {
 } from "../render/paths";
 import { HaPairInputs } from "../schemas/haPair";
 import { canonicalIp } from "../schemas/ip";
+import { checkerFacts, checkerOf } from "./checked-services";
 import { sameMachine } from "./directors";
 import { HostSession, withHost } from "./session";
 import { log, registerSecret } from "../remote";
@@ -43,6 +50,7 @@ export interface HaPairState {
 
 function keepalivedFacts() {
   return {
+    ...checkerFacts(),
     conf: fileFact(KEEPALIVED_CONF),
     dropIn: fileFact(KEEPALIVED_DROPIN),
     enabled: unitEnabledFact(KEEPALIVED_UNIT_NAME),
@@ -59,7 +67,45 @@ async function readKeepalived(session: HostSession, wanted?: KeepalivedConfig) {
   const facts = await session.read(keepalivedFacts());
   const paths = wanted?.scripts.map((script) => script.path) ?? [];
   const scripts = paths.length > 0 ? await session.read(Object.fromEntries(paths.map((p) => [p, fileFact(p)]))) : {};
-  return { ...facts, enabledByUs: facts.enabledByUs !== null, scripts };
+  const legacy = keepalivedRunsChecked(facts.conf) && facts.checkedNames.some((name) => name.endsWith(".conf"));
+  return { ...facts, enabledByUs: facts.enabledByUs !== null, scripts, checker: checkerOf(facts), legacy };
+}
+
+/**
+ * A member configured by an older lvs-pulumi runs its checked services in the pair's keepalived. `change` (the new
+ * configuration reloaded, or keepalived stopped) makes that keepalived delete their entries: the checker instance,
+ * started before it (it takes the entries over), is restarted once they are gone, and adds them again. The gap is
+ * that of a restart (under a second), once per member.
+ */
+async function moveCheckedToChecker(
+  session: HostSession,
+  live: Awaited<ReturnType<typeof readKeepalived>>,
+  change: () => Promise<void>,
+): Promise<void> {
+  if (!live.legacy) return change();
+  await session.apply(planChecker(live.checker, { changed: false, restart: false }));
+  const { checker } = await session.read({ checker: checkerStateFact() });
+  const services = [...new Set(Object.keys(checker).map((key) => key.slice(0, key.indexOf("/"))))];
+  await change();
+  await awaitTable(session, (table) => services.every((key) => table.services[key] === undefined));
+  await session.apply([command("systemctl", "restart", CHECKER_UNIT_NAME)]);
+  if (!(await awaitTable(session, (table) => services.every((key) => table.services[key] !== undefined)))) {
+    throw new Error(
+      `host ${session.name}: the checked services ${services.join(", ")} are not back in the table 10 s after ` +
+        `${CHECKER_UNIT_NAME} restarted; see \`journalctl -u ${CHECKER_UNIT_NAME}\``,
+    );
+  }
+}
+
+/** Polls the table until `done` holds, for up to 10 s; whether it did. */
+async function awaitTable(session: HostSession, done: (table: IpvsTable) => boolean): Promise<boolean> {
+  const deadline = Date.now() + 10_000;
+  for (;;) {
+    const { table } = await session.read({ table: ipvsTableFact() });
+    if (done(table)) return true;
+    if (Date.now() > deadline) return false;
+    await sleep(250);
+  }
 }
 
 /** The VRRP password is masked in every log line and error from here on. */
@@ -143,7 +189,8 @@ export async function applyHaPair(inputs: HaPairInputs, previous?: HaPairInputs)
           await session.apply([installPackage("keepalived")]);
           live = await readKeepalived(session, config(role));
         }
-        await session.apply(planKeepalived(id, config(role), staged(role), live, formerIds));
+        const steps = planKeepalived(id, config(role), staged(role), live, formerIds);
+        await moveCheckedToChecker(session, live, () => session.apply(steps));
       });
       return `configured ${member(role)}`;
     });
@@ -240,8 +287,9 @@ export async function removeHaPair(inputs: HaPairInputs): Promise<void> {
   registerPairSecrets(inputs);
   const id = haPairId(inputs);
   for (const role of ROLES) {
-    await withHost(inputs[role].connection, async (session) =>
-      session.apply(planKeepalivedRemoval(id, await readKeepalived(session))),
-    );
+    await withHost(inputs[role].connection, async (session) => {
+      const live = await readKeepalived(session);
+      await moveCheckedToChecker(session, live, () => session.apply(planKeepalivedRemoval(id, live)));
+    });
   }
 }

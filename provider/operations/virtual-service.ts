@@ -21,6 +21,7 @@ import {
   renderServiceCheck,
 } from "../render/checkedServices";
 import { markedPair } from "../render/keepalivedConf";
+import { keepalivedRunsChecked } from "../plan/checkedServices";
 import { canonicalIp, hostPrefixLength, ipFamily } from "../schemas/ip";
 import { serviceFamily } from "../schemas/serviceIdentity";
 import { VirtualServiceInputs } from "../schemas/virtualService";
@@ -201,7 +202,7 @@ const convergeOnDirector = hostBatcher<{ inputs: VirtualServiceInputs; releaseVi
         ];
       }
       const handingBack = live.handingBack(entry);
-      if (handingBack) refuseHandBackOnPair(session, entry.key, live.keepalivedConf);
+      if (handingBack) refuseHandBackOnLegacyPair(session, entry.key, live.keepalivedConf);
       const owned = ours ?? (handingBack ? live.file(checkedServicePaths(entry.key).service) : null);
       refuseForeign(session, `virtual service ${entry.key}`, table.services[entry.key], owned, entry.inputs.adopt);
       return [
@@ -217,8 +218,8 @@ const convergeOnDirector = hostBatcher<{ inputs: VirtualServiceInputs; releaseVi
       ];
     });
     const outcomes = await applyBatch(session, planned, installIpvsBoot(live.facts));
-    // A reload would make keepalived delete a service handed back: its checker is restarted instead (keepalived runs
-    // with --dont-release-ipvs and takes the remaining services' entries over at start), the entries stay.
+    // A reload would make the checker delete a service handed back: it is restarted instead (it runs with
+    // --dont-release-ipvs and takes the remaining services' entries over at start), the entries stay.
     const handedBack = entries.map((e, i) => live.handingBack(e) && "done" in outcomes[i]);
     const activated = entries.map((e, i) => ({ checked: handedBack[i] ? e.handBack : e.checked }));
     await activateCheckedItems(session, live.checkedKeys, live.facts, activated, outcomes, NOTHING_REMOVED, {
@@ -278,13 +279,17 @@ const removeFromDirector = hostBatcher<VirtualServiceInputs>(async (session, ite
   return outcomes;
 });
 
-/** An HA pair member's keepalived also holds the VIPs: restarting it to hand a service back would move them. */
-function refuseHandBackOnPair(session: HostSession, key: string, conf: string | null): void {
-  if (conf === null || markedPair(conf) === undefined) return;
+/**
+ * A pair member whose keepalived.conf an older lvs-pulumi wrote runs its checked services in the pair's keepalived:
+ * the service cannot be handed back there (a reload would delete it, a restart move the VIPs) until the HAPair is
+ * updated, which moves them to the checker instance.
+ */
+function refuseHandBackOnLegacyPair(session: HostSession, key: string, conf: string | null): void {
+  const pair = conf === null ? undefined : markedPair(conf);
+  if (pair === undefined || !keepalivedRunsChecked(conf)) return;
   throw new Error(
-    `host ${session.name}: virtual service ${key}: healthCheck cannot be removed on a member of HA pair ` +
-      `${markedPair(conf)}: keepalived would delete the service on reload, and restarting it would move the VIPs; ` +
-      `nothing was changed`,
+    `host ${session.name}: virtual service ${key}: healthCheck cannot be removed yet: HA pair ${pair}'s keepalived ` +
+      "still runs the checked services (configured by an older lvs-pulumi); update the HAPair first; nothing was changed",
   );
 }
 

@@ -1,9 +1,9 @@
 import { CheckedRealServer } from "../facts/checkerState";
 import { destinationKey, IpvsDestination, IpvsService, IpvsTable, serviceKey } from "../facts/ipvsModel";
-import { judgedEntry } from "./checkedRealServer";
+import { judgedEntry, planCheckedRepair } from "./checkedRealServer";
 import { destinationOptions, serviceOptions } from "./ipvsadmArgs";
 import { sameDestination } from "./realServer";
-import { sameService } from "./virtualService";
+import { planService, sameService } from "./virtualService";
 
 /** What a checked item's configuration puts in keepalived's table. */
 export type KeepalivedEntry = { service: IpvsService } | { destination: IpvsDestination };
@@ -42,5 +42,28 @@ export function unappliedEntries(
     return [
       `real server ${key} is "${destinationOptions(live).join(" ")}", configured "${destinationOptions(desired).join(" ")}"`,
     ];
+  });
+}
+
+/**
+ * A starting checker takes the entries already in the table over as they are (keepalived's add meets "already
+ * exists" and edits nothing): the edits that make them what it has loaded (real servers it judges up; a service
+ * only when it is there, keepalived adds a missing one).
+ */
+export function planTakenOverRepairs(
+  expected: KeepalivedEntry[],
+  table: IpvsTable,
+  checker: Record<string, CheckedRealServer>,
+  enabled: (serviceKey: string) => boolean,
+): string[] {
+  return expected.flatMap((entry) => {
+    if ("service" in entry) {
+      const key = serviceKey(entry.service.id);
+      return enabled(key) && table.services[key] ? planService(entry.service, table) : [];
+    }
+    const { destination: desired } = entry;
+    const state = checker[destinationKey(desired.service, desired.address, desired.port)];
+    if (!enabled(serviceKey(desired.service)) || state?.configuredWeight !== desired.weight) return [];
+    return planCheckedRepair(desired, state, table);
   });
 }

@@ -1,41 +1,35 @@
-import { markedPair } from "../render/keepalivedConf";
 import {
-  CHECKED_ONLY_MARKER,
+  LEGACY_CHECKED_ONLY_MARKER,
   renderCheckedEnable,
   renderCheckedInclude,
-  renderCheckedOnlyConf,
+  renderCheckerConf,
 } from "../render/checkedServices";
-import {
-  checkedServicePaths,
-  KEEPALIVED_CHECKED_DIR,
-  KEEPALIVED_CHECKED_STAGE,
-  KEEPALIVED_CONF,
-} from "../render/paths";
+import { checkedServicePaths, KEEPALIVED_CHECKED_DIR, KEEPALIVED_CHECKED_STAGE } from "../render/paths";
+import { CheckerFacts, planChecker, planCheckerRemoval } from "./checker";
 import { OwnedFile, planFiles } from "./files";
-import { planKeepalivedUnit, planKeepalivedUnitRemoval } from "./keepalivedUnit";
+import { KeepalivedUnitFacts, planKeepalivedUnitRemoval } from "./keepalivedUnit";
 import { Step, stepRun } from "./script";
 import { command, quote } from "./shell";
 
-/** keepalived as a director runs it for checked services. */
+/** A director's keepalived units: the checker instance, and the distribution's unit (its keepalived.conf). */
 export interface CheckedKeepalivedFacts {
-  conf: string | null;
-  dropIn: string | null;
-  enabled: boolean;
-  active: boolean;
-  enabledByUs: boolean;
+  checker: CheckerFacts;
+  keepalived: KeepalivedUnitFacts;
   installed: boolean;
 }
 
-/** Why checked services cannot go on this director's keepalived, or undefined when they can. */
-export function checkedConfConflict(conf: string | null): string | undefined {
-  if (conf === null || conf.includes(CHECKED_ONLY_MARKER)) return undefined;
-  const pair = markedPair(conf);
-  if (pair === undefined) return `${KEEPALIVED_CONF} exists and was not written by lvs-pulumi; move it away first`;
-  // An HA pair's configuration includes the checked services since they exist; one written before does not.
-  if (!conf.includes(renderCheckedInclude(KEEPALIVED_CHECKED_DIR))) {
-    return `${KEEPALIVED_CONF} of HA pair ${pair} was written by an older lvs-pulumi and does not include checked services: update the HAPair first`;
-  }
-  return undefined;
+/** A keepalived.conf an older lvs-pulumi wrote for checked services alone (no HA pair): the checker replaces it. */
+export function isLegacyCheckedOnlyConf(conf: string | null): boolean {
+  return conf !== null && conf.includes(LEGACY_CHECKED_ONLY_MARKER);
+}
+
+/**
+ * A keepalived.conf an older lvs-pulumi wrote with the checked services in it (an HA pair's, or theirs alone): the
+ * distribution's keepalived runs them, and a reload or stop of it deletes their entries (operations/ha-pair.ts moves
+ * them to the checker instance).
+ */
+export function keepalivedRunsChecked(conf: string | null): boolean {
+  return conf !== null && conf.includes(renderCheckedInclude(KEEPALIVED_CHECKED_DIR));
 }
 
 /**
@@ -82,7 +76,7 @@ export function checkedServicesCheck(
   const enable = enableFiles(services, listing, changes, root);
   const clean = command("rm", "-rf", stage);
   const conf = `${stage}/keepalived.conf`;
-  const confText = renderCheckedOnlyConf(root);
+  const confText = renderCheckerConf(root);
   const fail = (message: string) => `{ ${clean}; echo ${quote(message)} >&2; exit 1; }`;
   return {
     run: [
@@ -102,26 +96,19 @@ export function checkedServicesCheck(
 }
 
 /**
- * keepalived.conf (ours, when no HA pair has it), the boot ordering drop-in, and keepalived enabled and running the
- * new files: started when it is not, reloaded when it is (a reload diffs the old and new configuration, so entries of
- * services that stay are kept). keepalived runs only while a service is enabled: started without any, it never tells
- * systemd it is ready.
+ * The checker instance running the new files (started, reloaded, or restarted with `restart`), then the keepalived
+ * an older lvs-pulumi ran them in on a director without a pair stopped and its files removed: it was started with
+ * --dont-release-ipvs, and the checker has taken the entries over by then ("already exists" is success to it).
  */
-export function planCheckedKeepalived(live: CheckedKeepalivedFacts, changed: boolean): Step[] {
-  const confFiles =
-    live.conf === null || live.conf.includes(CHECKED_ONLY_MARKER)
-      ? planFiles([{ path: KEEPALIVED_CONF, content: renderCheckedOnlyConf(KEEPALIVED_CHECKED_DIR), mode: "0600" }], {
-          [KEEPALIVED_CONF]: live.conf,
-        })
-      : [];
-  return [...confFiles, ...planKeepalivedUnit(live, true, changed || confFiles.length > 0)];
+export function planCheckedKeepalived(live: CheckedKeepalivedFacts, changed: boolean, restart: boolean): Step[] {
+  return [...planChecker(live.checker, { changed, restart }), ...planLegacyRemoval(live.keepalived)];
 }
 
-/**
- * The last checked service gone from a director without an HA pair: keepalived stopped and everything we put there
- * for it removed (the services themselves went with the reload before).
- */
+/** The last checked service gone: the checker stopped (the entries stay) and its files removed, a legacy one too. */
 export function planCheckedKeepalivedRemoval(live: CheckedKeepalivedFacts): Step[] {
-  if (live.conf === null || !live.conf.includes(CHECKED_ONLY_MARKER)) return [];
-  return planKeepalivedUnitRemoval(live);
+  return [...planCheckerRemoval(live.checker), ...planLegacyRemoval(live.keepalived)];
+}
+
+function planLegacyRemoval(live: KeepalivedUnitFacts): Step[] {
+  return isLegacyCheckedOnlyConf(live.conf) ? planKeepalivedUnitRemoval(live) : [];
 }

@@ -6,19 +6,13 @@ import {
   renderKeepalivedConf,
   renderKeepalivedScripts,
 } from "../render/keepalivedConf";
-import {
-  KEEPALIVED_CHECK_DIR,
-  KEEPALIVED_CHECKED_DIR,
-  KEEPALIVED_CONF,
-  KEEPALIVED_SCRIPT_DIR,
-  KEEPALIVED_UNIT_NAME,
-} from "../render/paths";
-import { CHECKED_ONLY_MARKER, renderCheckedOnlyConf } from "../render/checkedServices";
+import { KEEPALIVED_CHECK_DIR, KEEPALIVED_CONF, KEEPALIVED_SCRIPT_DIR } from "../render/paths";
+import { isLegacyCheckedOnlyConf } from "./checkedServices";
 import { hostKey } from "../schemas/connection";
 import { HaPairInputs } from "../schemas/haPair";
 import { hostPort } from "../schemas/ip";
 import { planKeepalivedUnit, planKeepalivedUnitRemoval } from "./keepalivedUnit";
-import { OwnedFile, planFiles, pruneEmptyDirs } from "./files";
+import { OwnedFile, planFiles } from "./files";
 import { Step, stepRun } from "./script";
 import { command } from "./shell";
 
@@ -148,8 +142,8 @@ export function keepalivedConfConflict(
 ): string | undefined {
   if (conf === null) return undefined;
   const owner = markedPair(conf);
-  // The director's checked services alone: the pair's config includes them too.
-  if (conf.includes(CHECKED_ONLY_MARKER)) return undefined;
+  // The director's checked services alone, as an older lvs-pulumi ran them: they move to the checker instance.
+  if (isLegacyCheckedOnlyConf(conf)) return undefined;
   if (owner === undefined) return `${KEEPALIVED_CONF} exists and was not written by lvs-pulumi; move it away first`;
   if (owner !== pairId && !formerIds.includes(owner))
     return `${KEEPALIVED_CONF} belongs to HA pair ${owner}; a director serves one pair`;
@@ -173,29 +167,18 @@ export function planKeepalived(
   const writes = configWrites(config, live);
   return [
     ...(writes.length > 0 ? [keepalivedCheck(staged), ...writes] : []),
-    ...planKeepalivedUnit(live, live.checkedNames.length > 0, live.conf !== config.conf),
+    ...planKeepalivedUnit(live, live.conf !== config.conf),
   ];
 }
 
-/**
- * Stops keepalived (it takes its VIPs and sync daemon down with it), removes our config and scripts, disables what
- * we enabled. With checked services on the member, keepalived keeps running them: keepalived.conf becomes theirs alone
- * and is reloaded (the VIPs and the sync daemon go), the unit stays enabled.
- */
+/** Stops keepalived (it takes its VIPs and sync daemon down with it), removes our config and scripts, disables what
+ * we enabled. The director's checked services are not its business (their own keepalived runs them). */
 export function planKeepalivedRemoval(pairId: string, live: KeepalivedFacts): Step[] {
   if (live.conf === null || markedPair(live.conf) !== pairId) return [];
-  const scripts = live.scriptNames.map((name) => ({ path: `${KEEPALIVED_SCRIPT_DIR}/${name}`, content: null }));
-  const liveScripts = Object.fromEntries(scripts.map((script) => [script.path, ""]));
-  const prune = live.scriptNames.length === 0 ? [] : [pruneEmptyDirs([KEEPALIVED_SCRIPT_DIR])];
-  if (live.checkedNames.some((name) => name.endsWith(".conf"))) {
-    return [
-      ...planFiles(
-        [...scripts, { path: KEEPALIVED_CONF, content: renderCheckedOnlyConf(KEEPALIVED_CHECKED_DIR), mode: "0600" }],
-        { ...liveScripts, [KEEPALIVED_CONF]: live.conf },
-      ),
-      ...prune,
-      command("systemctl", live.active ? "reload" : "start", KEEPALIVED_UNIT_NAME),
-    ];
-  }
-  return planKeepalivedUnitRemoval(live, liveScripts, live.scriptNames.length === 0 ? [] : [KEEPALIVED_SCRIPT_DIR]);
+  const scripts = live.scriptNames.map((name) => ({ path: `${KEEPALIVED_SCRIPT_DIR}/${name}`, content: "" }));
+  return planKeepalivedUnitRemoval(
+    live,
+    Object.fromEntries(scripts.map((script) => [script.path, script.content])),
+    live.scriptNames.length === 0 ? [] : [KEEPALIVED_SCRIPT_DIR],
+  );
 }

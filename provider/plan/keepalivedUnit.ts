@@ -10,7 +10,7 @@ import { planFiles, pruneEmptyDirs } from "./files";
 import { Step } from "./script";
 import { command } from "./shell";
 
-// The unit side of keepalived, the same whether it runs an HA pair, checked services or both.
+// The distribution's keepalived unit, as an HA pair runs it (VRRP only; checked services have their own: checker.ts).
 
 /** The unit as the host has it. */
 export interface KeepalivedUnitFacts {
@@ -22,11 +22,12 @@ export interface KeepalivedUnitFacts {
 }
 
 /**
- * Our drop-in (`keepIpvsOnStop`: --dont-release-ipvs), the unit enabled (marked when we enabled it, so that removal
- * disables it again), then started, or reloaded when `changed`.
+ * Our drop-in, the unit enabled (marked when we enabled it, so that removal disables it again), then started, or
+ * reloaded when `changed`. A running keepalived takes a new drop-in (--vrrp) at its next start: a restart would move
+ * the VIPs.
  */
-export function planKeepalivedUnit(live: KeepalivedUnitFacts, keepIpvsOnStop: boolean, changed: boolean): Step[] {
-  const dropIn = planFiles([{ path: KEEPALIVED_DROPIN, content: renderKeepalivedDropIn(keepIpvsOnStop) }], {
+export function planKeepalivedUnit(live: KeepalivedUnitFacts, changed: boolean): Step[] {
+  const dropIn = planFiles([{ path: KEEPALIVED_DROPIN, content: renderKeepalivedDropIn() }], {
     [KEEPALIVED_DROPIN]: live.dropIn,
   });
   return [

@@ -6,8 +6,8 @@ import { checkedServicePaths } from "./paths";
 
 // keepalived's side of a checked virtual service: text files only (see paths.ts for where they go).
 
-/** keepalived.conf on a director with checked services and no HA pair: our marker, then the services. */
-export const CHECKED_ONLY_MARKER = "# lvs-pulumi: checked virtual services (no HA pair)";
+/** The keepalived.conf older lvs-pulumi wrote for checked services on a director without an HA pair. */
+export const LEGACY_CHECKED_ONLY_MARKER = "# lvs-pulumi: checked virtual services (no HA pair)";
 
 /**
  * keepalived's global_defs with script security, then `extra` lines. Always: checks, notifications and an HA pair's
@@ -18,9 +18,9 @@ export function renderGlobalDefs(extra: string[] = []): string[] {
   return ["global_defs {", "    enable_script_security", "    script_user root", ...extra, "}"];
 }
 
-export function renderCheckedOnlyConf(checkedDir: string): string {
-  const globals = [...renderGlobalDefs(), ""].join("\n");
-  return `${header()}${CHECKED_ONLY_MARKER}\n\n${globals}${renderCheckedInclude(checkedDir)}`;
+/** The checker instance's config (CHECKER_CONF): script security, then every enabled service in `checkedDir`. */
+export function renderCheckerConf(checkedDir: string): string {
+  return `${header()}\n${[...renderGlobalDefs(), ""].join("\n")}${renderCheckedInclude(checkedDir)}`;
 }
 
 /** The line that makes keepalived read every enabled checked service. */

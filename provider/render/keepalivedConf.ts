@@ -1,8 +1,8 @@
 import { ipFamily, hostPrefixLength } from "../schemas/ip";
 import { HaPairInputs } from "../schemas/haPair";
 import { header } from "./header";
-import { renderCheckedInclude, renderGlobalDefs } from "./checkedServices";
-import { KEEPALIVED_CHECKED_DIR, KEEPALIVED_SCRIPT_DIR } from "./paths";
+import { renderGlobalDefs } from "./checkedServices";
+import { KEEPALIVED_SCRIPT_DIR } from "./paths";
 
 export type PairRole = "primary" | "backup";
 
@@ -145,9 +145,7 @@ export function renderKeepalivedConf(
     "}",
     "",
   ]);
-  // Checked virtual services of this director (KEEPALIVED_CHECKED_DIR) run in the same keepalived.
-  const checked = `\n${renderCheckedInclude(KEEPALIVED_CHECKED_DIR)}`;
-  return `${header()}${pairMarker(pairId)}\n${[...globals, ...scripts, ...group, ...blocks].join("\n")}${checked}`;
+  return `${header()}${pairMarker(pairId)}\n${[...globals, ...scripts, ...group, ...blocks].join("\n")}`;
 }
 
 /** An instance sub-block listing names; nothing when there are none. */

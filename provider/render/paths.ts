@@ -94,7 +94,8 @@ export function unitPath(unitName: string): string {
   return `${SYSTEMD_DIR}/${unitName}`;
 }
 
-// HA pair: keepalived reads only this file; we own it whole (and refuse to take over one we did not write).
+// HA pair: the distribution's keepalived runs its VRRP part only (`--vrrp`); we own keepalived.conf whole (and refuse
+// to take over one we did not write).
 export const KEEPALIVED_CONF = "/etc/keepalived/keepalived.conf";
 export const KEEPALIVED_UNIT_NAME = "keepalived.service";
 /** The pair's track and notify scripts (root-only /bin/sh files: keepalived.conf names them by path only). */
@@ -106,6 +107,13 @@ export const KEEPALIVED_DROPIN_DIR = `${SYSTEMD_DIR}/keepalived.service.d`;
 export const KEEPALIVED_DROPIN = `${KEEPALIVED_DROPIN_DIR}/lvs-pulumi.conf`;
 /** Present when keepalived was not enabled before us: removing the pair disables it again. */
 export const KEEPALIVED_ENABLED_MARKER = `${STATE_DIR}/keepalived-enabled-by-lvs-pulumi`;
+
+// Checked virtual services' health checkers: a keepalived instance of their own (`--check`, no VRRP), so that it can be
+// restarted (a service handed back) without moving an HA pair's VIPs. Its own config and pid files beside the pair's.
+export const CHECKER_UNIT_NAME = "lvs-pulumi-checker.service";
+export const CHECKER_CONF = "/etc/keepalived/lvs-pulumi-checker.conf";
+export const CHECKER_PID_FILE = "/run/lvs-pulumi-checker.pid";
+export const CHECKER_CHILD_PID_FILE = "/run/lvs-pulumi-checker-checkers.pid";
 
 // Checked virtual services: keepalived owns them. One folder per service (its virtual_server block, its default check,
 // one file per real server); keepalived includes a service's `<name>.conf` only while it has real servers (it drops,

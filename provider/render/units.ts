@@ -1,5 +1,12 @@
 import { header } from "./header";
-import { IPVS_RESTORE_SCRIPT, IPVS_UNIT_NAME, REALSERVER_RESTORE_SCRIPT } from "./paths";
+import {
+  CHECKER_CHILD_PID_FILE,
+  CHECKER_CONF,
+  CHECKER_PID_FILE,
+  IPVS_RESTORE_SCRIPT,
+  IPVS_UNIT_NAME,
+  REALSERVER_RESTORE_SCRIPT,
+} from "./paths";
 
 // Ordered after module loading and sysctls so that net.ipv4.vs.* and tunl0 exist and are set when entries return.
 function oneshotUnit(description: string, script: string, after: string[] = []): string {
@@ -30,22 +37,45 @@ export function renderRealServerUnit(): string {
 }
 
 /**
- * keepalived starts after the table replay, and not at all when the replay failed: a director without its table
- * must not take the VIPs (the peer keeps them). Ordered, not pulled in (no Wants=): the replay is enabled for boot,
- * and starting keepalived during an apply must not replay fragments whose entries are live ("already exists" would
- * fail the replay and so keepalived). Without a replay unit (no service yet) it starts as usual. With checked services
- * (`keepIpvsOnStop`), a stop (restart, upgrade) leaves their IPVS entries in place and the next start takes them over;
- * a director without any keeps keepalived's own behaviour.
+ * An HA pair's keepalived (the distribution's unit) runs VRRP only: the checked services have their own instance
+ * (renderCheckerUnit). It starts after the table replay, and not at all when the replay failed: a director without its
+ * table must not take the VIPs (the peer keeps them). Ordered, not pulled in (no Wants=): the replay is enabled for
+ * boot, and starting keepalived during an apply must not replay fragments whose entries are live ("already exists"
+ * would fail the replay and so keepalived). Without a replay unit (no service yet) it starts as usual.
  */
-export function renderKeepalivedDropIn(keepIpvsOnStop: boolean): string {
+export function renderKeepalivedDropIn(): string {
   const refusal = `lvs-pulumi: ${IPVS_UNIT_NAME} failed (IPVS table not replayed): keepalived stays down, no VIP taken here`;
-  const keep = keepIpvsOnStop
-    ? "ExecStart=\nExecStart=/usr/sbin/keepalived --dont-fork --dont-release-ipvs $DAEMON_ARGS\n"
-    : "";
   return `${header()}[Unit]
 After=${IPVS_UNIT_NAME}
 
 [Service]
 ExecStartPre=/bin/sh -c 'if systemctl is-failed --quiet ${IPVS_UNIT_NAME}; then echo "${refusal}" >&2; exit 1; fi'
-${keep}`;
+ExecStart=
+ExecStart=/usr/sbin/keepalived --dont-fork --vrrp $DAEMON_ARGS
+`;
+}
+
+/**
+ * keepalived for the checked services alone (`--check`: no VRRP, its own config and pid files). A stop (restart,
+ * upgrade, a service handed back) leaves their IPVS entries in place (--dont-release-ipvs) and the next start takes
+ * them over. After the table replay (sysctls and modules set), but also when it failed: it holds no VIP.
+ */
+export function renderCheckerUnit(): string {
+  const command = [
+    "/usr/sbin/keepalived --dont-fork --check --dont-release-ipvs",
+    `--use-file=${CHECKER_CONF} --pid=${CHECKER_PID_FILE} --checkers_pid=${CHECKER_CHILD_PID_FILE}`,
+  ].join(" ");
+  return `${header()}[Unit]
+Description=lvs-pulumi: keepalived health checkers of the checked virtual services
+Wants=network-online.target
+After=network-online.target systemd-modules-load.service systemd-sysctl.service ${IPVS_UNIT_NAME}
+
+[Service]
+Type=notify
+ExecStart=${command}
+ExecReload=/bin/kill -HUP $MAINPID
+
+[Install]
+WantedBy=multi-user.target
+`;
 }

@@ -120,7 +120,7 @@ export async function hostSnapshot(host: string): Promise<string> {
      iptables -t nat -S POSTROUTING; iptables -t mangle -S PREROUTING; ip6tables -t mangle -S PREROUTING; echo ---
      ls /etc/lvs-pulumi /etc/sysctl.d /etc/modules-load.d /usr/local/lib/lvs-pulumi 2>/dev/null; echo ---
      ls /etc/systemd/system/multi-user.target.wants/; echo ---
-     ls /etc/keepalived; systemctl is-active keepalived; ipvsadm -L --daemon`,
+     ls /etc/keepalived; systemctl is-active keepalived lvs-pulumi-checker; ipvsadm -L --daemon`,
   );
 }
 

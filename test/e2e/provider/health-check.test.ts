@@ -6,6 +6,7 @@ import { labClock, outage, recordLoad } from "../../lab/failover";
 import { fetchThroughVip, labExec, labRun, labTopology, rebootHost, tally, waitFor } from "../../lab/lab";
 import { PropertyMap } from "../../harness/provider-host";
 import { connectionKey, ConnectionSpec } from "../../../provider/remote";
+import { LEGACY_CHECKED_ONLY_MARKER } from "../../../provider/render/checkedServices";
 import { connectionTo, Declared, hostSnapshot, LabStack, urnOf } from "./fixture";
 
 const HOSTS = ["dir1", "rs1", "rs2", "nrs1", "nrs2"];
@@ -53,7 +54,7 @@ describe("health checks (keepalived owns a checked service)", () => {
   const keepalivedFiles = () =>
     labExec(
       "dir1",
-      "cd /etc/keepalived && find . -type f | sort | xargs sha256sum; systemctl show -p MainPID keepalived",
+      "cd /etc/keepalived && find . -type f | sort | xargs sha256sum; systemctl show -p MainPID lvs-pulumi-checker",
     );
   const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -128,7 +129,7 @@ describe("health checks (keepalived owns a checked service)", () => {
     expect(during.failed).toBe(0);
     expect(during.served).toBeGreaterThan(10);
     expect(summary.updated.length + summary.created.length).toBe(6);
-    expect(await labExec("dir1", "systemctl is-active keepalived")).toBe("active\n");
+    expect(await labExec("dir1", "systemctl is-active lvs-pulumi-checker")).toBe("active\n");
     // alpha: a real server gets traffic once its first check passed.
     await waitFor(
       "every real server in dir1's table",
@@ -172,16 +173,62 @@ describe("health checks (keepalived owns a checked service)", () => {
     await inRotation(natVip, ["nrs1", "nrs2"]);
   });
 
-  test("systemctl restart keepalived keeps the entries (--dont-release-ipvs): no request fails", async () => {
+  test("systemctl restart lvs-pulumi-checker keeps the entries (--dont-release-ipvs): no request fails", async () => {
     const load = recordLoad(vip, 80);
     await pause(2000);
     const restartedAt = await labClock();
-    await labExec("dir1", "systemctl restart keepalived");
+    await labExec("dir1", "systemctl restart lvs-pulumi-checker");
     await pause(4000);
     const during = outage(await load.stop(), restartedAt);
-    console.log(`keepalived restart under load: ${during.failed} of ${during.failed + during.served} requests failed`);
+    console.log(`checker restart under load: ${during.failed} of ${during.failed + during.served} requests failed`);
     expect(during.failed).toBe(0);
     expect(tally(await fetchThroughVip(vip, 80, 4))).toEqual({ rs1: 2, rs2: 2 });
+  });
+
+  test("a director set up by an older lvs-pulumi (checks in keepalived.service): the next change moves them, no request fails", async () => {
+    // The older layout, made by hand: keepalived.service runs keepalived.conf with the checked services
+    // (--dont-release-ipvs from our drop-in, enabled by us); no checker of their own.
+    await labExec(
+      "dir1",
+      `set -e
+       conf=/etc/keepalived/lvs-pulumi-checker.conf
+       { head -n 1 $conf; echo '${LEGACY_CHECKED_ONLY_MARKER}'; tail -n +2 $conf; } > /etc/keepalived/keepalived.conf
+       mkdir -p /etc/systemd/system/keepalived.service.d
+       printf '[Service]\\nExecStart=\\nExecStart=/usr/sbin/keepalived --dont-fork --dont-release-ipvs $DAEMON_ARGS\\n' \\
+         > /etc/systemd/system/keepalived.service.d/lvs-pulumi.conf
+       touch /etc/lvs-pulumi/keepalived-enabled-by-lvs-pulumi
+       systemctl daemon-reload; systemctl enable --quiet keepalived; systemctl start keepalived
+       systemctl stop lvs-pulumi-checker; systemctl disable --quiet lvs-pulumi-checker
+       rm $conf /etc/systemd/system/lvs-pulumi-checker.service; systemctl daemon-reload`,
+    );
+    expect(await labExec("dir1", "systemctl is-active keepalived")).toBe("active\n");
+    const load = recordLoad(vip, 80);
+    const natLoad = recordLoad(natVip, 80);
+    await pause(2000);
+    const movedAt = await labClock();
+    // Any change to a checked service's files moves them: here rs1's weight.
+    const heavier = (d: Declared) => (d.name === "checked-rs1" ? { ...d, inputs: { ...d.inputs, weight: 2 } } : d);
+    await stack.deploy(checkedStack(httpCheck).map(heavier));
+    await pause(3000);
+    const during = outage(await load.stop(), movedAt);
+    const natDuring = outage(await natLoad.stop(), movedAt);
+    console.log(
+      `older layout moved to the checker under load: ${during.failed} of ${during.failed + during.served} and ` +
+        `${natDuring.failed} of ${natDuring.failed + natDuring.served} requests failed`,
+    );
+    expect(during.failed + natDuring.failed).toBe(0);
+    expect(during.served).toBeGreaterThan(5);
+    expect(await labExec("dir1", "systemctl is-active keepalived lvs-pulumi-checker || true")).toBe(
+      "inactive\nactive\n",
+    );
+    expect(
+      await labExec("dir1", "ls /etc/keepalived /etc/systemd/system/keepalived.service.d 2>&1 || true"),
+    ).not.toMatch(/keepalived\.conf\n|lvs-pulumi\.conf/);
+    expect(await labExec("dir1", "ls /etc/lvs-pulumi")).not.toContain("keepalived-enabled-by-lvs-pulumi");
+    expect(await labExec("dir1", "ipvsadm -Ln -t " + vip + ":80")).toMatch(/198\.51\.100\.21:80\s+Route\s+2 /);
+    await stack.deploy(checkedStack(httpCheck));
+    await inRotation(vip, ["rs1", "rs2"]);
+    await inRotation(natVip, ["nrs1", "nrs2"]);
   });
 
   test("refresh: a real server taken out by its check is down, not drift; a hand edit is drift that up repairs", async () => {
@@ -228,7 +275,7 @@ describe("health checks (keepalived owns a checked service)", () => {
       60_000,
     );
     const servingMs = (await labClock()) - bootedAt;
-    expect(await labExec("dir1", "systemctl is-active keepalived")).toBe("active\n");
+    expect(await labExec("dir1", "systemctl is-active lvs-pulumi-checker")).toBe("active\n");
     expect(await inTable(vip, "198.51.100.21")).toBe(false);
     expect(tally(await fetchThroughVip(vip, 80, 4))).toEqual({ rs2: 4 });
     expect(tally(await fetchThroughVip(natVip, 80, 4))).toEqual({ nrs1: 2, nrs2: 2 });
@@ -326,8 +373,8 @@ describe("health checks (keepalived owns a checked service)", () => {
       (await inTable(natVip, "198.51.100.72"));
     await waitFor("every real server in dir1's table", allIn, 30_000);
     const natParts = checkedStack(httpCheck).slice(4);
-    const keepalivedPid = () => labExec("dir1", "systemctl show -p MainPID --value keepalived");
-    const pidBefore = await keepalivedPid();
+    const checkerPid = () => labExec("dir1", "systemctl show -p MainPID --value lvs-pulumi-checker");
+    const pidBefore = await checkerPid();
 
     // The web service is handed back (checked-rs2 drained and deleted in the same up) while the NAT service stays
     // checked.
@@ -356,16 +403,16 @@ describe("health checks (keepalived owns a checked service)", () => {
     );
     expect(summary.deleted).toEqual([urnOf("checked-rs2", "realServer")]);
     expect(tally(await fetchThroughVip(vip, 80, 4))).toEqual({ rs1: 4 });
-    // Ours again: boot fragments for the service and rs1; keepalived restarted without it, still checking NAT.
+    // Ours again: boot fragments for the service and rs1; the checker restarted without it, still checking NAT.
     expect(await labExec("dir1", "ls /etc/lvs-pulumi/ipvs.d | grep -c .")).toBe("2\n");
     expect(await labExec("dir1", "ls /etc/keepalived/lvs-pulumi-checked")).not.toContain(vip);
-    expect(await keepalivedPid()).not.toBe(pidBefore);
+    expect(await checkerPid()).not.toBe(pidBefore);
     await labExec("nrs1", "systemctl stop lab-httpd@80");
     await waitFor("nrs1 out of the NAT service", async () => !(await inTable(natVip, "198.51.100.71")), 30_000);
     await labExec("nrs1", "systemctl start lab-httpd@80");
     await waitFor("nrs1 back", async () => inTable(natVip, "198.51.100.71"), 30_000);
 
-    // The last checked service handed back: keepalived is stopped and its files go.
+    // The last checked service handed back: the checker is stopped and its files go.
     const natLoad2 = recordLoad(natVip, 80);
     await pause(2000);
     const lastAt = await labClock();
@@ -380,12 +427,14 @@ describe("health checks (keepalived owns a checked service)", () => {
     const last = outage(await natLoad2.stop(), lastAt);
     console.log(`the last checked service handed back: ${last.failed} of ${last.failed + last.served} requests failed`);
     expect(last.failed).toBe(0);
-    expect(await labExec("dir1", "systemctl is-active keepalived || true")).toBe("inactive\n");
+    expect(await labExec("dir1", "systemctl is-active lvs-pulumi-checker keepalived || true")).toBe(
+      "inactive\ninactive\n",
+    );
     expect(await labExec("dir1", "ls /etc/keepalived")).toBe("keepalived.conf.sample\n");
-    expect(tally(await fetchThroughVip(natVip, 80, 4))).toEqual({ nrs1: 2, nrs2: 2 });
+    await inRotation(natVip, ["nrs1", "nrs2"]);
   });
 
-  test("destroy removes the checked services and stops keepalived: the hosts are as before", async () => {
+  test("destroy removes the checked services and stops their keepalived: the hosts are as before", async () => {
     await stack.destroy();
     expect(await labExec("dir1", "ipvsadm -Sn")).toBe("");
     for (const h of HOSTS) expect(await hostSnapshot(h)).toBe(before[h]);

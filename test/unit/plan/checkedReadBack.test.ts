@@ -1,5 +1,5 @@
 import { IpvsService, IpvsTable } from "../../../provider/facts/ipvsModel";
-import { unappliedEntries } from "../../../provider/plan/checkedReadBack";
+import { planTakenOverRepairs, unappliedEntries } from "../../../provider/plan/checkedReadBack";
 import { checkedDestination, checkedDestinationKey, checkedServiceId, checkedServiceKey } from "./checkedFixtures";
 
 const service: IpvsService = { id: checkedServiceId, scheduler: "rr", flags: [], onePacket: false };
@@ -49,5 +49,22 @@ describe("reading keepalived's table back after a reload", () => {
 
   it("a service without real servers is not expected (keepalived ignores it)", () => {
     expect(unappliedEntries(expected, { services: {}, destinations: {} }, {}, () => false)).toEqual([]);
+  });
+});
+
+describe("entries a starting checker took over as they were", () => {
+  it("edited to what it loaded: the service's options, a healthy real server's weight", () => {
+    expect(planTakenOverRepairs(expected, table(5, "wlc"), loaded(true), serving)).toEqual([
+      `ipvsadm -E -t ${serviceKey.slice(4)} -s rr`,
+      `ipvsadm -e -t ${serviceKey.slice(4)} -r ${key.split("/")[1]} -g -w 3 -x 0 -y 0`,
+    ]);
+  });
+
+  it("left alone: as configured, down by its check, not loaded yet, a service not in the table (keepalived adds it)", () => {
+    expect(planTakenOverRepairs(expected, table(3), loaded(true), serving)).toEqual([]);
+    expect(planTakenOverRepairs(expected, table(5), loaded(false), serving)).toEqual([]);
+    expect(planTakenOverRepairs(expected, table(5), loaded(true, 1, 1), serving)).toEqual([]);
+    expect(planTakenOverRepairs([{ service }], { services: {}, destinations: {} }, {}, serving)).toEqual([]);
+    expect(planTakenOverRepairs(expected, table(5, "wlc"), loaded(true), () => false)).toEqual([]);
   });
 });

@@ -1,5 +1,4 @@
-import { CHECKED_ONLY_MARKER, renderCheckedOnlyConf } from "../../../provider/render/checkedServices";
-import { KEEPALIVED_CHECKED_DIR } from "../../../provider/render/paths";
+import { LEGACY_CHECKED_ONLY_MARKER } from "../../../provider/render/checkedServices";
 import {
   expectedKeepalived,
   haPairId,
@@ -22,7 +21,7 @@ const noScripts = { scriptNames: [], scripts: {}, checkedNames: [] };
 const fresh = { conf: null, dropIn: null, enabled: false, active: false, enabledByUs: false, ...noScripts };
 const running = {
   conf: CONF,
-  dropIn: renderKeepalivedDropIn(false),
+  dropIn: renderKeepalivedDropIn(),
   enabled: true,
   active: true,
   enabledByUs: true,
@@ -83,21 +82,12 @@ describe("keepalived plan", () => {
     expect(planKeepalivedRemoval("pair-a", { ...running, conf: "vrrp_instance VI_1 {}\n" })).toEqual([]);
   });
 
-  it("checked services on the member: the pair takes over their keepalived.conf, and its removal gives it back", () => {
-    const checkedOnly = renderCheckedOnlyConf(KEEPALIVED_CHECKED_DIR);
-    expect(keepalivedConfConflict("pair-a", checkedOnly)).toBeUndefined();
+  it("a checked-only keepalived.conf of an older lvs-pulumi: the pair takes it over; removal never touches the checker", () => {
+    expect(keepalivedConfConflict("pair-a", `${LEGACY_CHECKED_ONLY_MARKER}\ninclude x\n`)).toBeUndefined();
     const withChecked = { ...running, checkedNames: ["tcp_198.51.100.40_80", "tcp_198.51.100.40_80.conf"] };
-    const removal = planKeepalivedRemoval("pair-a", withChecked);
-    expect(removal.map(stepAudit)).toEqual([
-      expect.stringMatching(/^write \/etc\/keepalived\/keepalived.conf \(mode 0600,/),
-      "systemctl reload keepalived.service",
-    ]);
-    expect(stepRun(removal[0])).toContain(CHECKED_ONLY_MARKER);
-    // A folder of a service without real servers is not running: keepalived goes as before.
-    expect(planKeepalivedRemoval("pair-a", { ...running, checkedNames: ["tcp_198.51.100.40_80"] })).toContain(
-      "systemctl stop keepalived.service",
-    );
-    expect(planKeepalivedRemoval("pair-a", { ...withChecked, conf: checkedOnly })).toEqual([]);
+    const removal = planKeepalivedRemoval("pair-a", withChecked).map(stepAudit);
+    expect(removal).toContain("systemctl stop keepalived.service");
+    expect(removal.join("\n")).not.toContain("lvs-pulumi-checker");
   });
 });
 

@@ -34,8 +34,6 @@ vrrp_instance LVS_PULUMI_51_V4 {
         198.51.100.68/32 dev eth1
     }
 }
-
-include /etc/keepalived/lvs-pulumi-checked/*.conf
 `,
     );
   });
@@ -150,8 +148,6 @@ vrrp_instance LVS_PULUMI_51_V4 {
         198.51.100.46/32 dev eth0
     }
 }
-
-include /etc/keepalived/lvs-pulumi-checked/*.conf
 `,
     );
     // The backup tracks only what it lists itself.

@@ -2,7 +2,12 @@ import { spawnSync } from "child_process";
 import * as fs from "fs";
 import * as os from "os";
 import * as path from "path";
-import { renderIpvsUnit, renderKeepalivedDropIn, renderRealServerUnit } from "../../../provider/render/units";
+import {
+  renderCheckerUnit,
+  renderIpvsUnit,
+  renderKeepalivedDropIn,
+  renderRealServerUnit,
+} from "../../../provider/render/units";
 
 test("lvs-pulumi-ipvs.service", () => {
   expect(renderIpvsUnit()).toBe(`# Managed by lvs-pulumi; edits are overwritten.
@@ -31,15 +36,24 @@ describe("boot order on a director (VIPs only once the table is back)", () => {
     expect(renderRealServerUnit()).toMatch(/^After=.* lvs-pulumi-ipvs\.service$/m);
   });
 
-  test("with checked services keepalived keeps their IPVS entries when it stops; without, its own behaviour", () => {
-    expect(renderKeepalivedDropIn(true)).toContain(
-      "\nExecStart=\nExecStart=/usr/sbin/keepalived --dont-fork --dont-release-ipvs $DAEMON_ARGS\n",
+  test("an HA pair's keepalived runs VRRP only; the checked services' keepalived runs checks only and keeps its entries", () => {
+    expect(renderKeepalivedDropIn()).toContain(
+      "\nExecStart=\nExecStart=/usr/sbin/keepalived --dont-fork --vrrp $DAEMON_ARGS\n",
     );
-    expect(renderKeepalivedDropIn(false)).not.toContain("ExecStart=");
+    const checker = renderCheckerUnit();
+    expect(checker).toMatch(/^ExecStart=\/usr\/sbin\/keepalived --dont-fork --check --dont-release-ipvs /m);
+    expect(checker).toContain(" --use-file=/etc/keepalived/lvs-pulumi-checker.conf ");
+    // Its own pid files: the distribution's keepalived (an HA pair's) refuses to start beside one using its own.
+    expect(checker).toContain(
+      " --pid=/run/lvs-pulumi-checker.pid --checkers_pid=/run/lvs-pulumi-checker-checkers.pid\n",
+    );
+    // It holds no VIP: unlike the pair's, it runs also when the replay failed (ordered after it, not refused).
+    expect(checker).toMatch(/^After=.* lvs-pulumi-ipvs\.service$/m);
+    expect(checker).not.toContain("ExecStartPre");
   });
 
   test("keepalived waits for the replay, and does not start (takes no VIP) when the replay failed", () => {
-    const dropIn = renderKeepalivedDropIn(false);
+    const dropIn = renderKeepalivedDropIn();
     expect(dropIn).toMatch(/^After=lvs-pulumi-ipvs\.service$/m);
     // Not pulled in: a keepalived start during an apply must not replay entries that are live.
     expect(dropIn).not.toMatch(/^(Wants|Requires)=/m);
