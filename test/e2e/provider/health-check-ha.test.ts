@@ -54,6 +54,16 @@ describe("health checks in an HA pair", () => {
   const holdsVip = async (director: string) =>
     (await labExec(director, "ip -o addr show dev eth0")).includes(` ${vip}/`);
 
+  /** Deploys `declaredNow` under steady load through the VIP: the requests from the deploy's start to 3 s after it. */
+  const deployUnderLoad = async (declaredNow: Declared[]) => {
+    const load = recordLoad(vip, 80);
+    await new Promise((resolve) => setTimeout(resolve, 2000));
+    const at = await labClock();
+    const summary = await stack.deploy(declaredNow);
+    await new Promise((resolve) => setTimeout(resolve, 3000));
+    return { summary, during: outage(await load.stop(), at), at };
+  };
+
   beforeAll(async () => {
     for (const h of HOSTS) before[h] = await hostSnapshot(h);
     stack = await LabStack.start();
@@ -144,12 +154,7 @@ describe("health checks in an HA pair", () => {
     const pairPid = await labExec("dir1", "systemctl show -p MainPID --value keepalived");
 
     await stack.engine.refresh();
-    const load = recordLoad(vip, 80);
-    await new Promise((resolve) => setTimeout(resolve, 2000));
-    const movedAt = await labClock();
-    const summary = await stack.deploy(declared);
-    await new Promise((resolve) => setTimeout(resolve, 3000));
-    const during = outage(await load.stop(), movedAt);
+    const { summary, during } = await deployUnderLoad(declared);
     console.log(
       `older layout moved to the checker under load: ${during.failed} of ${during.failed + during.served} requests ` +
         `failed (the reload deletes the checked entries until the checker's restart adds them)`,
@@ -175,12 +180,7 @@ describe("health checks in an HA pair", () => {
       if (d.kind === "realServer") return { ...d, inputs: { ...d.inputs, serviceChecked: false } };
       return d;
     });
-    const load = recordLoad(vip, 80);
-    await new Promise((resolve) => setTimeout(resolve, 2000));
-    const handedAt = await labClock();
-    const summary = await stack.deploy(unchecked);
-    await new Promise((resolve) => setTimeout(resolve, 3000));
-    const during = outage(await load.stop(), handedAt);
+    const { summary, during, at: handedAt } = await deployUnderLoad(unchecked);
     const dir2Master = await labExec(
       "dir2",
       `journalctl -q --no-pager -u keepalived -o cat --since @${Math.floor(handedAt / 1000)} | grep -c 'Entering MASTER' || true`,
