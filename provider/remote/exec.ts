@@ -3,7 +3,8 @@
 import { RunResult, runOnLink } from "./channel";
 import { ConnectionSpec, connectionKey, connectionSecrets } from "./connection";
 import { RemoteCommandError } from "./errors";
-import { assertHostLocksHeld } from "./lock";
+import { assertHostLocksHeld, heldShell } from "./lock";
+import { LockShell } from "./lock-shell";
 import { log } from "./log";
 import { withClient } from "./pool";
 import { maskSecrets } from "./secrets";
@@ -22,7 +23,8 @@ export interface RunOptions {
 }
 
 /**
- * Run `command` via `sh -c` (and `sudo -n` if the connection says so); never throws on non-zero exit.
+ * Run `command` via `sh -c` (and `sudo -n` if the connection says so), in the shell of the host's lock when the
+ * caller holds it; never throws on non-zero exit.
  * Throws ConnectionLostError if the connection dies while it runs, CommandTimeoutError past the timeout, and does
  * not run at all once a host lock held by the caller was lost.
  */
@@ -31,12 +33,16 @@ export async function run(spec: ConnectionSpec, command: string, opts: RunOption
   const secrets = [...connectionSecrets(spec), ...(opts.secrets ?? [])];
   const display = maskSecrets(command, secrets);
   log().debug(`ssh: ${connectionKey(spec)}: ${display}`);
-  const wrapped = wrapCommand(command, spec.sudo);
   const { channelOpenTimeoutMs, commandTimeoutMs } = remoteSettings();
+  const timeoutMs = opts.timeoutMs ?? commandTimeoutMs;
+  const shell = heldShell(spec);
+  if (shell && LockShell.carries(opts.stdin))
+    return shell.run(command, opts.stdin as string | undefined, { timeoutMs, display });
+  const wrapped = wrapCommand(command, spec.sudo);
   return withClient(spec, (link) =>
     runOnLink(link, wrapped, opts.stdin, {
       openTimeoutMs: channelOpenTimeoutMs,
-      timeoutMs: opts.timeoutMs ?? commandTimeoutMs,
+      timeoutMs,
       display,
     }),
   );

@@ -1,12 +1,14 @@
 // A per-host mutex held ON THE HOST, so operations from different processes (Pulumi runs
 // resources in parallel, possibly in several provider processes) serialize too.
-// The lock is a `flock` held by a shell at the end of a long-lived exec channel; closing our
-// stdin ends `cat`, the shell exits and the kernel releases the lock, also if we crash or the
-// connection drops.
+// The lock is a `flock` held by a shell at the end of a long-lived exec channel, which then runs the holder's
+// commands (lock-shell.ts); closing our stdin ends the shell and the kernel releases the lock, also if we crash or
+// the connection drops. A command past its timeout closes the shell: the lock goes once that command has ended
+// (until then it may still be changing the host).
 import { AsyncLocalStorage } from "async_hooks";
 import pLimit from "p-limit";
 import { Link, collect, openExec } from "./channel";
 import { ConnectionSpec, connectionKey } from "./connection";
+import { LockShell } from "./lock-shell";
 import { log } from "./log";
 import { withClient } from "./pool";
 import { remoteSettings } from "./settings";
@@ -29,6 +31,8 @@ const queues = new Map<string, pLimit.Limit>();
 /** A lock held by this process; `lost` once the holder on the host is gone before we released it. */
 interface HeldLock {
   lost?: Error;
+  /** Runs the holder's commands on the host. */
+  shell?: LockShell;
 }
 
 // Locks held by the current async call chain, so a nested withHostLock on the same host does not deadlock.
@@ -37,6 +41,11 @@ const held = new AsyncLocalStorage<ReadonlyMap<string, HeldLock>>();
 /** Throws when a lock held by this call chain was lost: what would follow is no longer serialized. */
 export function assertHostLocksHeld(): void {
   for (const lock of held.getStore()?.values() ?? []) if (lock.lost) throw lock.lost;
+}
+
+/** The shell of the host's lock when this async call chain holds it: commands run there (see exec.ts). */
+export function heldShell(spec: ConnectionSpec): LockShell | undefined {
+  return held.getStore()?.get(connectionKey(spec))?.shell;
 }
 
 /** This async call chain holds the host's lock (inside withHostLock for it). */
@@ -72,7 +81,7 @@ async function holdLock<T>(
 ): Promise<T> {
   const path = opts.path ?? DEFAULT_LOCK_PATH;
   const timeout = opts.timeoutSeconds ?? DEFAULT_LOCK_TIMEOUT_SECONDS;
-  const script = `exec 9>${quote(path)} && flock -w ${timeout} 9 && echo LOCKED && exec cat >/dev/null`;
+  const script = `exec 9>${quote(path)} && flock -w ${timeout} 9 && echo LOCKED && exec sh`;
   // The channel counts as open on the connection until it closes, so the idle timer never closes
   // a connection under a held lock; if the connection dies, `finished` rejects at once.
   const channel = await openExec(link, wrapCommand(script, spec.sudo), remoteSettings().channelOpenTimeoutMs);
@@ -98,7 +107,7 @@ async function holdLock<T>(
   });
   log().debug(`ssh: locked ${path} on ${connectionKey(spec)}`);
   // A lost lock fails the body at once, and every remote command it still tries (see assertHostLocksHeld).
-  const lock: HeldLock = {};
+  const lock: HeldLock = { shell: new LockShell(channel, link) };
   let reportLoss: (error: Error) => void = () => {};
   const loss = new Promise<never>((_, reject) => (reportLoss = reject));
   loss.catch(() => {}); // observed by the race below
@@ -118,7 +127,7 @@ async function holdLock<T>(
     return result;
   } finally {
     released = true;
-    channel.end(); // EOF on stdin: `cat` exits, the lock is released
+    channel.end(); // EOF on stdin: the shell exits, the lock is released
     await settleWithin(finished, 5000);
     if (!closed) channel.close(); // the shell did not exit: force the channel shut
     log().debug(`ssh: unlocked ${path} on ${connectionKey(spec)}`);

@@ -20,16 +20,16 @@ function realServers(count: number, family: "inet" | "inet6" = "inet") {
   );
 }
 
-test("20 DR real servers created together: one lock, one table read and one script on the director, not 20 of each", async () => {
+test("20 DR real servers created together: one SSH channel (the lock's shell runs the read and the script), one table read, one script", async () => {
   await Promise.all(realServers(20).map((inputs) => applyRealServer(inputs)));
   // DR holds nothing of the director beyond its entry: no claim is written.
-  expect(director().counted("-a")).toEqual({ locks: 1, tableReads: 1, scripts: 1, steps: [20] });
+  expect(director().counted("-a")).toEqual({ channels: 1, locks: 1, tableReads: 1, scripts: 1, steps: [20] });
 });
 
-test("20 real servers removed together: one lock and one table read", async () => {
+test("20 real servers removed together: one SSH channel and one table read", async () => {
   await Promise.all(realServers(20).map((inputs) => removeRealServer(inputs)));
   // Nothing of ours is on this stand-in host (its scripts never ran), so there is nothing to change.
-  expect(director().counted("-d")).toEqual({ locks: 1, tableReads: 1, scripts: 0, steps: [] });
+  expect(director().counted("-d")).toEqual({ channels: 1, locks: 1, tableReads: 1, scripts: 0, steps: [] });
 });
 
 test("a step failing in a batch fails its own real server only: the ones before are done, the rest run in the next batch", async () => {
@@ -40,10 +40,10 @@ test("a step failing in a batch fails its own real server only: the ones before 
   expect(failed[0].message).toContain(`ipvsadm -a -t 203.0.113.101:80 -r ${rip(6)}:80 -g -w 1`);
   expect(failed[0].message).toContain("Memory allocation problem");
   // Batch 1: all 20 (failing at the 7th); batch 2: the 13 after it.
-  expect(director().counted("-a")).toEqual({ locks: 2, tableReads: 2, scripts: 2, steps: [20, 13] });
+  expect(director().counted("-a")).toEqual({ channels: 2, locks: 2, tableReads: 2, scripts: 2, steps: [20, 13] });
 });
 
 test("a batch holds at most 50 real servers: 60 IPv6 ones (4 files each to read) are read and written in two", async () => {
   await Promise.all(realServers(60, "inet6").map((inputs) => applyRealServer(inputs)));
-  expect(director().counted("-a")).toEqual({ locks: 2, tableReads: 2, scripts: 2, steps: [50, 10] });
+  expect(director().counted("-a")).toEqual({ channels: 2, locks: 2, tableReads: 2, scripts: 2, steps: [50, 10] });
 });

@@ -10,11 +10,16 @@ import { FakeServer, PASSWORD, startFakeServer } from "../remote/fake-ssh-server
 
 const fixtures = join(__dirname, "../../fixtures/ipvsadm");
 
-// Only reads (fact batches, as the command or on stdin) and the lock run, in /bin/sh; reads on stdin are kept in
-// $SCRIPTS as read-*. Anything else on stdin is a change script: kept in $SCRIPTS, never run.
+// Only reads (fact batches, as the command or on stdin), the lock and its shell (which runs the holder's commands)
+// run, in /bin/sh; reads are kept in $SCRIPTS as read-*. Anything else on stdin is a change script: kept in $SCRIPTS,
+// never run.
 const standInShell = [
   "#!/bin/sh",
-  'case "$2" in *@@lvs-pulumi-fact@@*|*flock*) exec /bin/sh "$@" ;; esac',
+  '[ "$#" -eq 0 ] && exec /bin/sh',
+  // An exec's wrapper: the command it runs comes to this script next.
+  'case "$2" in "sh -c "*) exec /bin/sh "$@" ;; esac',
+  'case "$2" in *@@lvs-pulumi-fact@@*) printf "%s\\n" "$2" > "$SCRIPTS/read-$(date +%s%N)"; exec /bin/sh "$@" ;; esac',
+  'case "$2" in *flock*) exec /bin/sh "$@" ;; esac',
   "script=$(cat)",
   'case "$script" in *@@lvs-pulumi-fact@@*) printf "%s\\n" "$script" > "$SCRIPTS/read-$(date +%s%N)"; printf "%s\\n" "$script" | /bin/sh; exit ;; esac',
   'out="$SCRIPTS/$(date +%s%N).sh"; printf "%s\\n" "$script" > "$out"',
@@ -37,8 +42,11 @@ export interface StandInDirector {
   connection: { host: string; port: number; user: string; password: string; hostKey: string };
   /** Forget what was counted; with `failOn`, the first ipvsadm step holding that text fails. */
   reset(failOn?: string): void;
-  /** Lock channels, table reads and change scripts seen, and per script the ipvsadm steps starting with `verb`. */
-  counted(verb: string): { locks: number; tableReads: number; scripts: number; steps: number[] };
+  /**
+   * SSH exec channels, of them lock channels, table reads and change scripts seen, and per script the ipvsadm steps
+   * starting with `verb`.
+   */
+  counted(verb: string): { channels: number; locks: number; tableReads: number; scripts: number; steps: number[] };
   close(): Promise<void>;
 }
 
@@ -72,10 +80,11 @@ export async function startStandInDirector(): Promise<StandInDirector> {
       const kept = readdirSync(scripts).sort();
       const content = (file: string) => readFileSync(join(scripts, file), "utf8");
       const applied = kept.filter((file) => file.endsWith(".sh")).map(content);
-      const readsOnStdin = kept.filter((file) => file.startsWith("read-")).map(content);
+      const reads = kept.filter((file) => file.startsWith("read-")).map(content);
       return {
+        channels: server.commands.length,
         locks: server.commands.filter((c) => c.includes("flock")).length,
-        tableReads: [...server.commands, ...readsOnStdin].filter((c) => c.includes("ipvsadm -Sn")).length,
+        tableReads: reads.filter((c) => c.includes("ipvsadm -Sn")).length,
         scripts: applied.length,
         steps: applied.map((script) => script.split("\n").filter((line) => line.startsWith(`ipvsadm ${verb}`)).length),
       };

@@ -20,15 +20,15 @@ const services = (count: number) =>
     }),
   );
 
-test("20 virtual services created together: one lock, one table read and one script on the director", async () => {
+test("20 virtual services created together: one SSH channel (the lock's), one table read and one script on the director", async () => {
   await Promise.all(services(20).map((inputs) => applyVirtualService(inputs)));
-  expect(director().counted("-A")).toEqual({ locks: 1, tableReads: 1, scripts: 1, steps: [20] });
+  expect(director().counted("-A")).toEqual({ channels: 1, locks: 1, tableReads: 1, scripts: 1, steps: [20] });
 });
 
-test("20 virtual services removed together: one lock and one table read", async () => {
+test("20 virtual services removed together: one SSH channel and one table read", async () => {
   await Promise.all(services(20).map((inputs) => removeVirtualService(inputs)));
   // Nothing of ours is on this stand-in host (its scripts never ran), so there is nothing to change.
-  expect(director().counted("-D")).toEqual({ locks: 1, tableReads: 1, scripts: 0, steps: [] });
+  expect(director().counted("-D")).toEqual({ channels: 1, locks: 1, tableReads: 1, scripts: 0, steps: [] });
 });
 
 test("a service whose step fails fails alone: the ones before are done, the rest run in the next batch", async () => {
@@ -37,5 +37,5 @@ test("a service whose step fails fails alone: the ones before are done, the rest
   const failed = results.flatMap((r, i) => (r.status === "rejected" ? [{ i, message: String(r.reason) }] : []));
   expect(failed.map((f) => f.i)).toEqual([3]);
   expect(failed[0].message).toContain(`ipvsadm -A -t ${vip(3)}:80 -s wrr`);
-  expect(director().counted("-A")).toEqual({ locks: 2, tableReads: 2, scripts: 2, steps: [20, 16] });
+  expect(director().counted("-A")).toEqual({ channels: 2, locks: 2, tableReads: 2, scripts: 2, steps: [20, 16] });
 });

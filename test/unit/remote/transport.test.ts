@@ -1,4 +1,5 @@
 // Transport edge cases against in-process ssh2 servers: host keys, auth, retries, pooling, jump hosts.
+import { spawnSync } from "child_process";
 import { createHmac, randomBytes } from "crypto";
 import * as net from "net";
 import { mkdtempSync, rmSync, writeFileSync } from "fs";
@@ -7,11 +8,13 @@ import { join } from "path";
 import { ConnectionSpec } from "../../../provider/remote/connection";
 import {
   AuthenticationError,
+  CommandTimeoutError,
   HostKeyVerificationError,
   HostUnreachableError,
   RemoteCommandError,
 } from "../../../provider/remote/errors";
 import { exec, run } from "../../../provider/remote/exec";
+import { withHostLock } from "../../../provider/remote/lock";
 import { setLogger } from "../../../provider/remote/log";
 import { closeAll, pooledConnections } from "../../../provider/remote/pool";
 import { configureRemote } from "../../../provider/remote/settings";
@@ -262,4 +265,53 @@ test("failed command throws RemoteCommandError with secrets masked", async () =>
   });
   expect(err.command).toBe("echo [secret]; echo [secret] >&2; exit 7");
   expect(JSON.stringify({ ...err, message: err.message })).not.toMatch(new RegExp(`${PASSWORD}|token-xyz`));
+});
+
+describe("inside the host lock, commands run in the lock's shell", () => {
+  const lockPath = () => join(dir, "lvs-pulumi.lock");
+  const free = () => spawnSync("flock", ["-n", lockPath(), "true"]).status === 0;
+
+  test("one exec channel for the whole hold; output, stderr, exit status and stdin exactly as an exec's", async () => {
+    target.commands.length = 0;
+    const results = await withHostLock(
+      spec(),
+      async () => [
+        await run(spec(), "printf 'no newline'; printf 'err' >&2; exit 3"),
+        await run(spec(), "cat", { stdin: "line 1\nline 2\n" }),
+        // Output that looks like an end line, and a command that reads stdin: it gets nothing (as /dev/null).
+        await run(spec(), "echo 'lvs-pulumi-end-00 0'; cat; printf 'Ü'"),
+        // Input a here-document cannot carry exactly (no final newline) takes a channel of its own.
+        await run(spec(), "cat", { stdin: "no newline" }),
+      ],
+      { path: lockPath() },
+    );
+    expect(results).toEqual([
+      { stdout: "no newline", stderr: "err", code: 3 },
+      { stdout: "line 1\nline 2\n", stderr: "", code: 0 },
+      { stdout: "lvs-pulumi-end-00 0\nÜ", stderr: "", code: 0 },
+      { stdout: "no newline", stderr: "", code: 0 },
+    ]);
+    expect(target.commands).toHaveLength(2);
+    expect(target.commands[0]).toContain("flock");
+    expect(free()).toBe(true);
+  });
+
+  test("a command past its timeout fails and ends the shell: nothing runs after it; the lock goes when the command ends", async () => {
+    const outcome = await withHostLock(
+      spec(),
+      async () => {
+        const error = await run(spec(), "sleep 2", { timeoutMs: 300 }).catch((e: Error) => e);
+        expect(error).toBeInstanceOf(CommandTimeoutError);
+        await run(spec(), "true");
+        return "went on";
+      },
+      { path: lockPath() },
+    ).catch((e: Error) => e);
+    expect(String(outcome)).toMatch(/lost the host lock|the host lock's shell was closed after `sleep 2` timed out/);
+    // The command may still be changing the host: nothing else takes the lock meanwhile.
+    expect(free()).toBe(false);
+    const deadline = Date.now() + 5000;
+    while (!free() && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 100));
+    expect(free()).toBe(true);
+  });
 });

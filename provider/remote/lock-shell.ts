@@ -1,0 +1,121 @@
+// The shell that holds a host's lock also runs the commands of its holder: one exec channel per lock hold instead of
+// one per command. Every SSH exec costs an sshd session, the user's login shell and, with sudo, sudo itself (a few
+// hundred ms on a slow host); a command in this shell costs one fork of `sh`.
+import { randomBytes } from "crypto";
+import { StringDecoder } from "string_decoder";
+import { ClientChannel } from "ssh2";
+import { Link, RunResult } from "./channel";
+import { CommandTimeoutError, ConnectionLostError } from "./errors";
+import { quote } from "../plan/shell";
+
+/**
+ * Each command goes to the shell's stdin as `sh -c <command> <<'END'` (its stdin in the here-document), or with
+ * stdin from /dev/null, then the shell prints an end line with the exit status on stdout and one on stderr; a random
+ * tag per command keeps output from ever looking like an end line. fd 9 (the lock) is closed for the command, so
+ * nothing it leaves running holds the lock.
+ */
+export class LockShell {
+  private stdout = "";
+  private stderr = "";
+  private waiting: (() => void) | undefined;
+  private queue: Promise<unknown> = Promise.resolve();
+  private failure: Error | undefined;
+
+  constructor(
+    private readonly channel: ClientChannel,
+    private readonly link: Link,
+  ) {
+    const out = new StringDecoder("utf8");
+    const err = new StringDecoder("utf8");
+    channel.on("data", (d: Buffer) => this.received(() => (this.stdout += out.write(d))));
+    channel.stderr.on("data", (d: Buffer) => this.received(() => (this.stderr += err.write(d))));
+    channel.on("close", () =>
+      this.fail(this.link.downReason() ?? new ConnectionLostError(this.link.name, "the host lock's shell ended")),
+    );
+  }
+
+  /**
+   * Whether `stdin` can travel in a here-document: text that ends with a newline (a here-document always ends with
+   * one, and cannot hold NUL). Other input goes through an exec of its own.
+   */
+  static carries(stdin: string | Buffer | undefined): boolean {
+    return stdin === undefined || (typeof stdin === "string" && stdin.endsWith("\n") && !stdin.includes("\0"));
+  }
+
+  /** Runs `command` (via `sh -c`, as an exec would) after the commands before it; rejects once the shell is gone. */
+  run(command: string, stdin: string | undefined, opts: { timeoutMs: number; display: string }): Promise<RunResult> {
+    const result = this.queue.then(() => this.runNow(command, stdin, opts));
+    this.queue = result.catch(() => {});
+    return result;
+  }
+
+  private async runNow(
+    command: string,
+    stdin: string | undefined,
+    { timeoutMs, display }: { timeoutMs: number; display: string },
+  ): Promise<RunResult> {
+    if (this.failure) throw this.failure;
+    const tag = `lvs-pulumi-end-${randomBytes(12).toString("hex")}`;
+    const input =
+      stdin === undefined
+        ? `sh -c ${quote(command)} 9>&- </dev/null\n`
+        : `sh -c ${quote(command)} 9>&- <<'${tag}'\n${stdin}${tag}\n`;
+    const end = `rc=$?; printf '\\n${tag} %d\\n' "$rc"; printf '\\n${tag}\\n' >&2\n`;
+    this.channel.write(input + end);
+    const outEnd = new RegExp(`\n${tag} (\\d+)\n`);
+    const errEnd = `\n${tag}\n`;
+    await this.until(() => outEnd.test(this.stdout) && this.stderr.includes(errEnd), timeoutMs, display);
+    const out = outEnd.exec(this.stdout)!;
+    const errAt = this.stderr.indexOf(errEnd);
+    const result = {
+      stdout: this.stdout.slice(0, out.index),
+      stderr: this.stderr.slice(0, errAt),
+      code: Number(out[1]),
+    };
+    this.stdout = this.stdout.slice(out.index + out[0].length);
+    this.stderr = this.stderr.slice(errAt + errEnd.length);
+    return result;
+  }
+
+  private until(done: () => boolean, timeoutMs: number, display: string): Promise<void> {
+    return new Promise((resolve, reject) => {
+      const timer =
+        timeoutMs > 0
+          ? setTimeout(() => {
+              this.waiting = undefined;
+              reject(new CommandTimeoutError(this.link.name, display, timeoutMs));
+              // The command may still run: closing the shell ends the lock, so nothing else runs beside it.
+              this.fail(
+                new Error(
+                  `${this.link.name}: the host lock's shell was closed after \`${display}\` timed out: ` +
+                    "nothing more runs under this lock",
+                ),
+              );
+              this.channel.close();
+            }, timeoutMs)
+          : undefined;
+      const check = () => {
+        if (this.failure) {
+          clearTimeout(timer);
+          reject(this.failure);
+        } else if (done()) {
+          clearTimeout(timer);
+          this.waiting = undefined;
+          resolve();
+        }
+      };
+      this.waiting = check;
+      check();
+    });
+  }
+
+  private received(append: () => void): void {
+    append();
+    this.waiting?.();
+  }
+
+  private fail(error: Error): void {
+    this.failure ??= error;
+    this.waiting?.();
+  }
+}
