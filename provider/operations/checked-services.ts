@@ -1,9 +1,9 @@
 // Checked virtual services on a director: keepalived (the checker instance) owns their IPVS entries. A batch (virtual
 // services or real servers) hands its keepalived files to these helpers: check them staged, write them, then start or
 // reload the checker.
-import { setTimeout as sleep } from "timers/promises";
 import { directoryListingFact, fileFact, unitEnabledFact } from "../facts/files";
-import { checkerStateFact } from "../facts/checkerState";
+import { FactValues } from "../facts/batch";
+import { CheckedRealServer, checkerStateFact } from "../facts/checkerState";
 import { ipvsTableFact } from "../facts/ipvsTable";
 import { IpvsTable } from "../facts/ipvsModel";
 import { programPresentFact, unitActiveFact } from "../facts/services";
@@ -43,10 +43,7 @@ export function checkerFacts() {
   };
 }
 
-type CheckerFactValues = { checkerConf: string | null; checkerUnit: string | null } & Record<
-  "checkerEnabled" | "checkerActive",
-  boolean
->;
+type CheckerFactValues = FactValues<ReturnType<typeof checkerFacts>>;
 
 export function checkerOf(values: CheckerFactValues): CheckerFacts {
   return {
@@ -242,17 +239,16 @@ async function readBack(
   serving: (serviceKey: string) => boolean,
   timeoutMs: number,
 ): Promise<{ stale: string[]; unapplied: string[] }> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const { table, checker } = await session.read({
-      table: ipvsTableFact(),
-      ...(expected.length > 0 ? { checker: checkerStateFact() } : {}),
-    });
-    const stale = left(table);
-    const unapplied = unappliedEntries(expected, table, checker ?? {}, serving);
-    if ((stale.length === 0 && unapplied.length === 0) || Date.now() > deadline) return { stale, unapplied };
-    await sleep(250);
-  }
+  const remaining = (values: { table: IpvsTable; checker?: Record<string, CheckedRealServer> }) => ({
+    stale: left(values.table),
+    unapplied: unappliedEntries(expected, values.table, values.checker ?? {}, serving),
+  });
+  const { values } = await session.readUntil(
+    { table: ipvsTableFact(), ...(expected.length > 0 ? { checker: checkerStateFact() } : {}) },
+    (now) => Object.values(remaining(now)).every((list) => list.length === 0),
+    timeoutMs,
+  );
+  return remaining(values);
 }
 
 /** activateChecked for a batch's items that were written; when it fails, those items fail with its error. */

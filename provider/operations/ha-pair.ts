@@ -87,24 +87,15 @@ async function moveCheckedToChecker(
   const { checker } = await session.read({ checker: checkerStateFact() });
   const services = [...new Set(Object.keys(checker).map((key) => key.slice(0, key.indexOf("/"))))];
   await change();
-  await awaitTable(session, (table) => services.every((key) => table.services[key] === undefined));
+  const awaitTable = (done: (table: IpvsTable) => boolean) =>
+    session.readUntil({ table: ipvsTableFact() }, ({ table }) => done(table), 10_000);
+  await awaitTable((table) => services.every((key) => table.services[key] === undefined));
   await session.apply([command("systemctl", "restart", CHECKER_UNIT_NAME)]);
-  if (!(await awaitTable(session, (table) => services.every((key) => table.services[key] !== undefined)))) {
+  if (!(await awaitTable((table) => services.every((key) => table.services[key] !== undefined))).done) {
     throw new Error(
       `host ${session.name}: the checked services ${services.join(", ")} are not back in the table 10 s after ` +
         `${CHECKER_UNIT_NAME} restarted; see \`journalctl -u ${CHECKER_UNIT_NAME}\``,
     );
-  }
-}
-
-/** Polls the table until `done` holds, for up to 10 s; whether it did. */
-async function awaitTable(session: HostSession, done: (table: IpvsTable) => boolean): Promise<boolean> {
-  const deadline = Date.now() + 10_000;
-  for (;;) {
-    const { table } = await session.read({ table: ipvsTableFact() });
-    if (done(table)) return true;
-    if (Date.now() > deadline) return false;
-    await sleep(250);
   }
 }
 

@@ -1,3 +1,4 @@
+import { setTimeout as sleep } from "timers/promises";
 import { batchCommand, FactValues, parseBatch } from "../facts/batch";
 import { Fact } from "../facts/fact";
 import { fileFact } from "../facts/files";
@@ -63,6 +64,24 @@ export class HostSession {
       facts: values as FactValues<F>,
       file: (path) => (path === undefined ? null : (files.get(path) ?? null)),
     };
+  }
+
+  /**
+   * Reads `facts` every 250 ms until `done` holds of them or `timeoutMs` has passed: the last values, and whether
+   * `done` held (for what a host applies asynchronously: keepalived's reloads and restarts).
+   */
+  async readUntil<F extends Record<string, Fact<unknown>>>(
+    facts: F,
+    done: (values: FactValues<F>) => boolean,
+    timeoutMs: number,
+  ): Promise<{ values: FactValues<F>; done: boolean }> {
+    const deadline = Date.now() + timeoutMs;
+    for (;;) {
+      const values = await this.read(facts);
+      if (done(values)) return { values, done: true };
+      if (Date.now() > deadline) return { values, done: false };
+      await sleep(250);
+    }
   }
 
   /** Runs the changing steps in order, stopping at the first failure (named in the error); none: nothing at all. */

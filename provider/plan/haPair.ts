@@ -175,10 +175,6 @@ export function planKeepalived(
  * we enabled. The director's checked services are not its business (their own keepalived runs them). */
 export function planKeepalivedRemoval(pairId: string, live: KeepalivedFacts): Step[] {
   if (live.conf === null || markedPair(live.conf) !== pairId) return [];
-  const scripts = live.scriptNames.map((name) => ({ path: `${KEEPALIVED_SCRIPT_DIR}/${name}`, content: "" }));
-  return planKeepalivedUnitRemoval(
-    live,
-    Object.fromEntries(scripts.map((script) => [script.path, script.content])),
-    live.scriptNames.length === 0 ? [] : [KEEPALIVED_SCRIPT_DIR],
-  );
+  const scripts = Object.fromEntries(live.scriptNames.map((name) => [`${KEEPALIVED_SCRIPT_DIR}/${name}`, ""]));
+  return planKeepalivedUnitRemoval(live, scripts, live.scriptNames.length === 0 ? [] : [KEEPALIVED_SCRIPT_DIR]);
 }

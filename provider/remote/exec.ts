@@ -36,8 +36,7 @@ export async function run(spec: ConnectionSpec, command: string, opts: RunOption
   const { channelOpenTimeoutMs, commandTimeoutMs } = remoteSettings();
   const timeoutMs = opts.timeoutMs ?? commandTimeoutMs;
   const shell = heldShell(spec);
-  if (shell && LockShell.carries(opts.stdin))
-    return shell.run(command, opts.stdin as string | undefined, { timeoutMs, display });
+  if (shell && LockShell.carries(opts.stdin)) return shell.run(command, opts.stdin, { timeoutMs, display });
   const wrapped = wrapCommand(command, spec.sudo);
   return withClient(spec, (link) =>
     runOnLink(link, wrapped, opts.stdin, {

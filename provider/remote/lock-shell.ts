@@ -38,7 +38,7 @@ export class LockShell {
    * Whether `stdin` can travel in a here-document: text that ends with a newline (a here-document always ends with
    * one, and cannot hold NUL). Other input goes through an exec of its own.
    */
-  static carries(stdin: string | Buffer | undefined): boolean {
+  static carries(stdin: string | Buffer | undefined): stdin is string | undefined {
     return stdin === undefined || (typeof stdin === "string" && stdin.endsWith("\n") && !stdin.includes("\0"));
   }
 
