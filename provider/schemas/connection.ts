@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { once } from "./once";
 import { intInRange } from "./fields";
 import { canonicalIp, hostPort, ipFamily } from "./ip";
 
@@ -71,7 +72,7 @@ function requireHostKey(value: HostKeyFields, ctx: z.core.$RefinementCtx<HostKey
   }
 }
 
-export function connectionSchema() {
+export const connectionSchema = once(() => {
   return z
     .object({
       ...connectionShape(),
@@ -83,7 +84,7 @@ export function connectionSchema() {
       sudo: z.boolean().default(false).describe("run commands through `sudo -n` (for a non-root user)"),
     })
     .superRefine(requireHostKey);
-}
+});
 
 export type Connection = z.output<ReturnType<typeof connectionSchema>>;
 

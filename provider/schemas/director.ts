@@ -1,8 +1,9 @@
 import { z } from "zod";
+import { once } from "./once";
 import { connectionSchema } from "./connection";
 import { intInRange, IPVSADM_MAX_TIMEOUT_SECONDS } from "./fields";
 
-export function directorInputsSchema() {
+export const directorInputsSchema = once(() => {
   return z.object({
     connection: connectionSchema().describe("SSH connection to the director (see Connection)"),
     installPackages: z
@@ -30,6 +31,6 @@ export function directorInputsSchema() {
         "`{expireNodestConn, expireQuiescentTemplate}`, each default true: connections to removed or weight-0 servers do not linger",
       ),
   });
-}
+});
 
 export type DirectorInputs = z.output<ReturnType<typeof directorInputsSchema>>;

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { once } from "./once";
 import { connectionSchema, hostKey } from "./connection";
 import { endpointAddressField, interfaceNameField, intInRange } from "./fields";
 import { canonicalIp, ipFamily } from "./ip";
@@ -64,7 +65,7 @@ export function floatingAddressSchema() {
   );
 }
 
-export function haPairInputsSchema() {
+export const haPairInputsSchema = once(() => {
   return (
     z
       .object({
@@ -151,7 +152,7 @@ export function haPairInputsSchema() {
       // The pair's rules read addresses and priorities: they run once every field is valid.
       .superRefine(checkHaPair, { when: (payload) => payload.issues.length === 0 })
   );
-}
+});
 
 export type HaPairInputs = z.output<ReturnType<typeof haPairInputsSchema>>;
 export type HaPairMember = HaPairInputs["primary"];

@@ -1,10 +1,11 @@
 import { z } from "zod";
+import { once } from "./once";
 import { HostClaim } from "../plan/hostClaim";
 import { HostOriginals } from "../plan/realServerHost";
 
 // Claim and originals files are read back from hosts: validate them rather than trust whatever is there.
 
-export function hostClaimSchema(): z.ZodType<HostClaim> {
+export const hostClaimSchema = once<z.ZodType<HostClaim>>(() => {
   const family = z.enum(["inet", "inet6"]);
   return z.object({
     id: z.string().min(1),
@@ -14,13 +15,13 @@ export function hostClaimSchema(): z.ZodType<HostClaim> {
     modules: z.array(z.string()),
     links: z.array(z.string()),
   });
-}
+});
 
-export function hostOriginalsSchema(): z.ZodType<HostOriginals> {
+export const hostOriginalsSchema = once<z.ZodType<HostOriginals>>(() => {
   const route = z.object({ via: z.string().optional(), dev: z.string().optional() });
   return z.object({
     sysctls: z.record(z.string(), z.string()),
     routes: z.record(z.string(), route.nullable()),
     vips: z.array(z.string()).optional(),
   });
-}
+});

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { once } from "./once";
 import { connectionSchema } from "./connection";
 import { checkHealthCheckPort, HealthCheck, healthCheckSchema, programField } from "./healthCheck";
 import { endpointAddressField, enumField, intInRange, IPVSADM_MAX_THRESHOLD, portField } from "./fields";
@@ -8,7 +9,7 @@ import { FORWARDING_METHODS, ForwardingMethod } from "./vocabulary";
 
 const DIRECTOR_ADDRESS = "a director address";
 
-export function realServerInputsSchema() {
+export const realServerInputsSchema = once(() => {
   return z
     .object({
       directors: z
@@ -78,7 +79,7 @@ export function realServerInputsSchema() {
         ),
     })
     .superRefine(checkRealServer);
-}
+});
 
 export type RealServerInputs = z.output<ReturnType<typeof realServerInputsSchema>>;
 

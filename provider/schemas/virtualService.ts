@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { once } from "./once";
 import { connectionSchema } from "./connection";
 import { checkCheckedService, checkedServiceFields, HealthCheck } from "./healthCheck";
 import { enumField, interfaceNameField, intInRange, IPVSADM_MAX_TIMEOUT_SECONDS } from "./fields";
@@ -6,7 +7,7 @@ import { ipFamily, isIpv4Netmask } from "./ip";
 import { checkServiceIdentity, serviceFamily, serviceIdentityShape, ServiceIdentityFields } from "./serviceIdentity";
 import { flagScheduler, SCHEDULER_FLAGS, SCHEDULERS, Scheduler, SchedulerFlag } from "./vocabulary";
 
-export function virtualServiceInputsSchema() {
+export const virtualServiceInputsSchema = once(() => {
   const identity = serviceIdentityShape();
   return z
     .object({
@@ -53,7 +54,7 @@ export function virtualServiceInputsSchema() {
       ...checkedServiceFields(),
     })
     .superRefine(checkVirtualService);
-}
+});
 
 export type VirtualServiceInputs = z.output<ReturnType<typeof virtualServiceInputsSchema>>;
 

@@ -6,7 +6,8 @@
 // per-command / ours. The live tables are compared with the desired ones after every phase that writes.
 // Boots the lab if it is not up, and then takes it down again at the end (also when the benchmark fails).
 // Profiling: LVS_BENCH_OURS_ONLY=1 skips the per-command side; LVS_BENCH_TRACE=<file> gets one line per remote exec
-// (start, ms to open, ms in all, pid, stdin bytes, what it was, the command's start; see ssh-counter.js).
+// (start, ms to open, ms in all, pid, stdin bytes, what it was, the command's start; see ssh-counter.js);
+// LVS_BENCH_PROFILE=<folder> gets a V8 CPU profile of every process of a phase (cpu-profile.js, profile-summary.ts).
 import { execFileSync, spawn, spawnSync } from "child_process";
 import * as fs from "fs";
 import * as os from "os";
@@ -48,7 +49,9 @@ async function measured(body: (env: NodeJS.ProcessEnv) => Promise<void>): Promis
   let counts: Omit<Figures, "wallMs">[];
   try {
     const started = Date.now();
-    await body({ NODE_OPTIONS: `--require ${counter}`, LVS_BENCH_COUNTS: dir });
+    const profile = process.env.LVS_BENCH_PROFILE;
+    const cpuProfile = profile ? ` --require ${path.join(__dirname, "cpu-profile.js")}` : "";
+    await body({ NODE_OPTIONS: `--require ${counter}${cpuProfile}`, LVS_BENCH_COUNTS: dir });
     wallMs = Date.now() - started;
     counts = fs
       .readdirSync(dir)
