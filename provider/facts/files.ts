@@ -3,11 +3,17 @@ import { quote } from "../plan/shell";
 
 const ABSENT = "@@lvs-pulumi-absent@@";
 
-/** A file's exact content, or null when it does not exist. */
+/**
+ * A file's exact content, or null when it does not exist. Read by the shell itself, a line at a time (the last one
+ * may lack its newline): a `cat` per file costs a program start, tens of ms on a slow host, and batches read many
+ * small files. (Text only: the shell drops NUL bytes, so such a file reads as different and is rewritten.)
+ */
 export function fileFact(path: string): Fact<string | null> {
   const p = quote(path);
   return {
-    command: `if [ -e ${p} ]; then cat -- ${p}; else printf '%s' '${ABSENT}'; fi`,
+    command:
+      `if [ -e ${p} ]; then lvs_line=; while IFS= read -r lvs_line; do printf '%s\\n' "$lvs_line"; done < ${p}; ` +
+      `printf '%s' "$lvs_line"; else printf '%s' '${ABSENT}'; fi`,
     parse: (stdout) => (stdout === ABSENT ? null : stdout),
     inShell: true,
   };

@@ -15,7 +15,7 @@ import {
   planCheckedKeepalivedRemoval,
 } from "../plan/checkedServices";
 import { KeepalivedEntry, planTakenOverRepairs, unappliedEntries } from "../plan/checkedReadBack";
-import { OwnedFile, planFiles, pruneEmptyDirs } from "../plan/files";
+import { OwnedFile, planFiles, pruneBatchDirs } from "../plan/files";
 import { Step } from "../plan/script";
 import { CheckerFacts } from "../plan/checker";
 import { installPackage } from "../plan/packages";
@@ -190,7 +190,7 @@ export async function activateChecked(
   const emptied = keys
     .map((key) => checkedServicePaths(key).dir)
     .filter((dir) => files.some((f) => f.path.startsWith(`${dir}/`) && f.content === null));
-  await session.apply([...enableSteps, ...(emptied.length > 0 ? [pruneEmptyDirs(emptied)] : [])]);
+  await session.apply([...enableSteps, ...(emptied.length > 0 ? [pruneBatchDirs(emptied)] : [])]);
   const { left, table } = await session.read({
     left: directoryListingFact(KEEPALIVED_CHECKED_DIR),
     table: ipvsTableFact(),
@@ -224,7 +224,7 @@ export async function activateChecked(
   await session.apply([
     ...planCheckedKeepalivedRemoval(facts),
     ...removed.steps(table),
-    ...(left.length === 0 ? [pruneEmptyDirs([KEEPALIVED_CHECKED_DIR])] : []),
+    ...(left.length === 0 ? [pruneBatchDirs([KEEPALIVED_CHECKED_DIR])] : []),
   ]);
 }
 

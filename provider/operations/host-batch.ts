@@ -3,22 +3,31 @@
 // the work per resource grew with the table. While a batch waits for the lock, later arrivals join it; once it holds
 // the lock, arrivals start the next one. Each item still succeeds or fails on its own.
 import { ConnectionSpec, connectionKey } from "../remote";
+import { mergeGroups } from "../plan/batchScript";
 import { Step } from "../plan/script";
 import { HostSession, withHost } from "./session";
 
-/** What a batch says of one of its items: done, failed with its own error, or to run again in the next batch. */
-export type ItemOutcome = { done: true } | { error: Error } | { again: true };
+/**
+ * What a batch says of one of its items: done, failed with its own error, or to run again in the next batch
+ * (`unmerged`: that batch runs each item's steps on their own, after a step merged for several items failed).
+ */
+export type ItemOutcome = { done: true } | { error: Error } | { again: true; unmerged?: boolean };
 
 export const DONE: ItemOutcome = { done: true };
 export const AGAIN: ItemOutcome = { again: true };
+const AGAIN_UNMERGED: ItemOutcome = { again: true, unmerged: true };
 
-/** Runs a batch on a host holding its lock; returns one outcome per item, in order. */
-export type BatchRunner<T> = (session: HostSession, items: T[]) => Promise<ItemOutcome[]>;
+/**
+ * Runs a batch on a host holding its lock; returns one outcome per item, in order. `merge`: the items' steps may be
+ * merged (applyBatch).
+ */
+export type BatchRunner<T> = (session: HostSession, items: T[], merge: boolean) => Promise<ItemOutcome[]>;
 
 interface Waiter<T> {
   item: T;
   resolve: () => void;
   reject: (error: Error) => void;
+  unmerged?: boolean;
 }
 
 // A bound on the script and read of one batch; Pulumi's parallelism keeps batches far smaller in practice.
@@ -46,10 +55,11 @@ export function hostBatcher<T>(run: BatchRunner<T>): (host: ConnectionSpec, item
       const outcomes = await run(
         session,
         batch.map((w) => w.item),
+        !batch.some((w) => w.unmerged),
       );
       batch.forEach((w, i) => {
         const outcome = outcomes[i];
-        if ("again" in outcome) again.push(w);
+        if ("again" in outcome) again.push({ ...w, unmerged: outcome.unmerged });
         else if ("error" in outcome) w.reject(outcome.error);
         else w.resolve();
       });
@@ -106,21 +116,30 @@ export function planBatch<E extends { key: string }>(entries: E[], plan: (entry:
 }
 
 /**
- * Runs the planned groups as one script after `shared` steps every item needs, stopping at the first failure: the
- * items before it are done, the failed one gets its error (all do when a shared step failed), the rest run again.
+ * Runs the planned groups as one script after `shared` steps every item needs (with `merge`, merged: batchScript.ts),
+ * stopping at the first failure: the items whose steps all ran are done, an item whose own step failed gets its
+ * error (all do when a shared step failed), the items that shared the failed step run again unmerged (which tells
+ * whose it is), the rest run again.
  */
 export async function applyBatch(
   session: HostSession,
   planned: PlannedBatch,
+  merge: boolean,
   shared: Step[] = [],
 ): Promise<ItemOutcome[]> {
-  const failure = await session.applyGroups([shared, ...planned.groups]);
-  const failed = failure?.group ? failure.group - 1 : undefined;
+  const merged = merge
+    ? mergeGroups(planned.groups)
+    : planned.groups.flatMap((steps, group) => steps.map((step) => ({ step, groups: [group] })));
+  const failure = await session.runScript([...shared, ...merged.map((m) => m.step)]);
+  const at = failure?.step === undefined ? -1 : failure.step - 1 - shared.length;
   return planned.groupOf.map((group, i) => {
     const settled = planned.settled[i];
     if (settled) return settled;
     if (failure === undefined || group === undefined) return DONE;
-    if (failed === undefined || group === failed) return { error: failure.error };
-    return group < failed ? DONE : AGAIN;
+    if (at < 0) return { error: failure.error };
+    const { groups } = merged[at];
+    if (groups.includes(group)) return groups.length === 1 ? { error: failure.error } : AGAIN_UNMERGED;
+    const ranAll = merged.every((m, step) => step < at || !m.groups.includes(group));
+    return ranAll ? DONE : AGAIN;
   });
 }

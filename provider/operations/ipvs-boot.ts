@@ -1,5 +1,5 @@
 import { directoryListingFact, fileFact, unitEnabledFact } from "../facts/files";
-import { OwnedFile, planFiles, pruneEmptyDirs } from "../plan/files";
+import { OwnedFile, planFiles, pruneBatchDirs } from "../plan/files";
 import { Step } from "../plan/script";
 import { command } from "../plan/shell";
 import {
@@ -58,5 +58,5 @@ export async function removeIpvsBootIfUnused(session: HostSession): Promise<void
     ...(facts.bootEnabled ? [command("systemctl", "disable", "--quiet", IPVS_UNIT_NAME)] : []),
     ...planFiles(bootFiles(false), live),
   ];
-  await session.apply(removal.length > 0 ? [...removal, pruneEmptyDirs(OWNED_DIRS)] : []);
+  await session.apply(removal.length > 0 ? [...removal, pruneBatchDirs(OWNED_DIRS)] : []);
 }

@@ -3,10 +3,10 @@
 // and one script on each director (host-batch.ts).
 import { destinationKey, IpvsDestination, IpvsTable, serviceKey } from "../facts/ipvsModel";
 import { checkerStateFact } from "../facts/checkerState";
-import { ipvsTableFact } from "../facts/ipvsTable";
+import { ipvsEntriesFact, ipvsThresholdsFact, withThresholds } from "../facts/ipvsTable";
 import { SnatRule, snatRulesFact } from "../facts/snatRules";
 import { desiredDestination, desiredSnatRule } from "../plan/desiredEntries";
-import { planFiles, pruneEmptyDirs } from "../plan/files";
+import { planFiles, pruneBatchDirs } from "../plan/files";
 import { formerFileOf, holdsDestination, holdsSnatRule, planFormerFileRemoval } from "../plan/formerFiles";
 import { HostClaim } from "../plan/hostClaim";
 import { Step } from "../plan/script";
@@ -140,14 +140,17 @@ const holdsNothing = (claim: HostClaim) =>
     claim.links.length ===
   0;
 
-/** The director's table, boot replay, files, SNAT rules (when an entry has one) and claims: one round trip. */
+/**
+ * The director's table (without thresholds: see convergeOnDirector), boot replay, files, SNAT rules (when an entry
+ * has one) and claims: one round trip.
+ */
 async function readDirector(session: HostSession, entries: DirectorEntry[]) {
   const snat = entries.some((e) => e.snat !== undefined);
   const checkedKeys = [...new Set(entries.flatMap((e) => (e.checked ? [e.checked.serviceKey] : [])))];
   const { facts, file } = await session.readWithFiles(
     {
       ...(checkedKeys.length > 0 ? { ...checkedFacts(checkedKeys), checker: checkerStateFact() } : {}),
-      table: ipvsTableFact(),
+      table: ipvsEntriesFact(),
       ...(snat ? { snat4: snatRulesFact("inet"), snat6: snatRulesFact("inet6") } : {}),
       ...ipvsBootFacts(),
     },
@@ -172,7 +175,7 @@ async function readDirector(session: HostSession, entries: DirectorEntry[]) {
   const leftoverSteps = (change: CheckedChange | undefined): Step[] => {
     const steps = change ? checkedFileSteps(change, file) : [];
     if (steps.length === 0) return [];
-    return [...steps, pruneEmptyDirs([checkedServicePaths(change!.serviceKey).dir, KEEPALIVED_CHECKED_DIR])];
+    return [...steps, pruneBatchDirs([checkedServicePaths(change!.serviceKey).dir, KEEPALIVED_CHECKED_DIR])];
   };
   return {
     facts,
@@ -191,9 +194,13 @@ async function readDirector(session: HostSession, entries: DirectorEntry[]) {
 }
 
 /** Writes a real server's entry on a director, with the real servers that arrive with it (see host-batch.ts). */
-export const convergeOnDirector = hostBatcher<RealServerInputs>(async (session, items) => {
+export const convergeOnDirector = hostBatcher<RealServerInputs>(async (session, items, merge) => {
   const entries = items.map((inputs) => directorEntry(inputs));
   const live = await readDirector(session, entries);
+  // Real servers that exist are compared with what is wanted, thresholds included: those take a second listing.
+  if (entries.some((e) => live.facts.table.destinations[e.key])) {
+    withThresholds(live.facts.table, (await session.read({ thresholds: ipvsThresholdsFact() })).thresholds);
+  }
   const refused = await refuseCheckedChanges(session, live.checkedKeys, live.facts, entries, live.file);
   const claims: HostClaim[] = [];
   const released: string[] = [];
@@ -236,7 +243,7 @@ export const convergeOnDirector = hostBatcher<RealServerInputs>(async (session, 
   });
   // Forwarding (NAT) is on before a destination that needs it is added.
   if (claims.length + released.length > 0) await applyHostClaims(session, claims, released);
-  const outcomes = await applyBatch(session, planned, installIpvsBoot(live.facts));
+  const outcomes = await applyBatch(session, planned, merge, installIpvsBoot(live.facts));
   await activateCheckedItems(session, live.checkedKeys, live.facts, entries, outcomes, NOTHING_REMOVED);
   return outcomes;
 });
@@ -252,7 +259,7 @@ function repairSteps(entry: DirectorEntry, live: Awaited<ReturnType<typeof readD
 }
 
 /** Removes a real server's entry, files, SNAT rule and claim from a director, batched like convergeOnDirector. */
-export const removeFromDirector = hostBatcher<RealServerInputs>(async (session, items) => {
+export const removeFromDirector = hostBatcher<RealServerInputs>(async (session, items, merge) => {
   const entries = items.map((inputs) => directorEntry(inputs, true));
   const live = await readDirector(session, entries);
   const planned = planBatch(entries, (entry) => {
@@ -284,7 +291,7 @@ export const removeFromDirector = hostBatcher<RealServerInputs>(async (session, 
         : []),
     ];
   });
-  const outcomes = await applyBatch(session, planned);
+  const outcomes = await applyBatch(session, planned, merge);
   const reloaded = entries.map((e) => (live.handedBack(e) ? { ...e, checked: undefined } : e));
   const gone = (table: IpvsTable) => reloaded.filter((e) => e.checked && table.destinations[e.key] !== undefined);
   await activateCheckedItems(session, live.checkedKeys, live.facts, reloaded, outcomes, {

@@ -18,6 +18,10 @@ import {
 // Longer reads (a batch of many resources' files) go on stdin, read whole before it runs (the braces).
 const MAX_COMMAND_LENGTH = 8 * 1024;
 
+// Hosts (and change logs) whose log this process has rotated and re-moded once: later scripts skip that (a program
+// or two each), so a log grows past its limit by at most one provider run before it rotates.
+const checkedLogs = new Set<string>();
+
 /**
  * One host during one operation: facts are read in one round trip, changes run as one script. Callers hold the
  * host lock (see withHost) so that read -> plan -> apply is atomic against parallel operations on the same host;
@@ -86,30 +90,24 @@ export class HostSession {
 
   /** Runs the changing steps in order, stopping at the first failure (named in the error); none: nothing at all. */
   async apply(steps: Step[]): Promise<void> {
-    const failure = await this.runSteps(steps);
+    const failure = await this.runScript(steps);
     if (failure) throw failure.error;
   }
 
   /**
-   * Runs groups of steps (one per resource of a batch) as one script, in order, stopping at the first failure. The
-   * groups before the failed one are done, the ones after it did not run. `group` is undefined when none ran.
+   * Runs the steps in order as one script, stopping at the first failure: the failed step's number (1-based;
+   * undefined when none ran) and the error. Undefined when all ran.
    */
-  async applyGroups(groups: Step[][]): Promise<{ group: number | undefined; error: Error } | undefined> {
-    const failure = await this.runSteps(groups.flat());
-    if (!failure) return undefined;
-    const { step, error } = failure;
-    if (!step) return { group: undefined, error };
-    let end = 0;
-    return { group: groups.findIndex((steps) => (end += steps.length) >= step), error };
-  }
-
-  private async runSteps(steps: Step[]): Promise<{ step: number | undefined; error: Error } | undefined> {
+  async runScript(steps: Step[]): Promise<{ step: number | undefined; error: Error } | undefined> {
     if (steps.length === 0) return undefined;
-    const result = await run(this.connection, "sh", { stdin: applyScript(steps, this.changeLog) });
-    if (result.code === 0) return undefined;
+    const checked = `${this.name} ${this.changeLog}`;
+    const options = { now: new Date(), checkLog: !checkedLogs.has(checked) };
+    const result = await run(this.connection, "sh", { stdin: applyScript(steps, this.changeLog, options) });
     const { step, stderr } = failedStep(result.stderr);
+    if (result.code === 0 || (step ?? 0) > 0) checkedLogs.add(checked);
+    if (result.code === 0) return undefined;
     const failed = step === undefined || step === 0 ? `record in ${this.changeLog}` : stepAudit(steps[step - 1]);
-    return { step, error: commandError(this.connection, failed, { ...result, stderr }) };
+    return { step: step || undefined, error: commandError(this.connection, failed, { ...result, stderr }) };
   }
 }
 

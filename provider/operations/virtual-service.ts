@@ -1,6 +1,6 @@
 import { hostClaimsFact } from "../facts/hostClaims";
 import { IpvsService, IpvsTable, isFwmarkService, serviceKey } from "../facts/ipvsModel";
-import { ipvsTableFact } from "../facts/ipvsTable";
+import { ipvsEntriesFact } from "../facts/ipvsTable";
 import { markRulesFact } from "../facts/markRules";
 import { routesFact, routeToFact } from "../facts/routes";
 import { announceSysctls } from "../plan/announce";
@@ -131,7 +131,8 @@ async function readDirector(session: HostSession, entries: ServiceEntry[]) {
   const { facts: read, file } = await session.readWithFiles(
     {
       ...(checkedNow.length > 0 ? checkedFacts(checkedNow) : {}),
-      table: ipvsTableFact(),
+      // Services only: their real servers' thresholds are not needed (`ipvsadm -Sn` alone).
+      table: ipvsEntriesFact(),
       ...ipvsBootFacts(),
       ...(families.has("inet") ? { marks4: markRulesFact("inet") } : {}),
       ...(families.has("inet6") ? { marks6: markRulesFact("inet6") } : {}),
@@ -181,7 +182,7 @@ async function readDirector(session: HostSession, entries: ServiceEntry[]) {
 }
 
 const convergeOnDirector = hostBatcher<{ inputs: VirtualServiceInputs; releaseVip: boolean }>(
-  async (session, items) => {
+  async (session, items, merge) => {
     const entries = items.map((item) => serviceEntry(item.inputs));
     const live = await readDirector(session, entries);
     const refused = await refuseCheckedChanges(session, live.checkedKeys, live.facts, entries, live.file);
@@ -217,7 +218,7 @@ const convergeOnDirector = hostBatcher<{ inputs: VirtualServiceInputs; releaseVi
         ...(handingBack ? checkedFileSteps(entry.handBack!, live.file) : []),
       ];
     });
-    const outcomes = await applyBatch(session, planned, installIpvsBoot(live.facts));
+    const outcomes = await applyBatch(session, planned, merge, installIpvsBoot(live.facts));
     // A reload would make the checker delete a service handed back: it is restarted instead (it runs with
     // --dont-release-ipvs and takes the remaining services' entries over at start), the entries stay.
     const handedBack = entries.map((e, i) => live.handingBack(e) && "done" in outcomes[i]);
@@ -245,7 +246,7 @@ const convergeOnDirector = hostBatcher<{ inputs: VirtualServiceInputs; releaseVi
   },
 );
 
-const removeFromDirector = hostBatcher<VirtualServiceInputs>(async (session, items) => {
+const removeFromDirector = hostBatcher<VirtualServiceInputs>(async (session, items, merge) => {
   const entries = items.map((inputs) => {
     const entry = serviceEntry(inputs);
     return { ...entry, checked: entry.checked && serviceRemoval(entry.key) };
@@ -269,7 +270,7 @@ const removeFromDirector = hostBatcher<VirtualServiceInputs>(async (session, ite
         : []),
     ];
   });
-  const outcomes = await applyBatch(session, planned);
+  const outcomes = await applyBatch(session, planned, merge);
   const gone = (table: IpvsTable) => entries.filter((e) => e.checked && table.services[e.key] !== undefined);
   await activateCheckedItems(session, live.checkedKeys, live.facts, entries, outcomes, {
     left: (table) => gone(table).map((e) => e.key),

@@ -1,6 +1,6 @@
 import { createHash } from "crypto";
 import { Step } from "./script";
-import { command, quote } from "./shell";
+import { command, quote, unquoteWord } from "./shell";
 
 /** A file we own: its wanted content (null: it must not exist) and mode. */
 export interface OwnedFile {
@@ -41,12 +41,33 @@ export function planFiles(wanted: OwnedFile[], live: Record<string, string | nul
         command("mv", "-f", tmp, file.path),
       ].join("\n"),
       audit: `write ${file.path} (mode ${mode}, ${Buffer.byteLength(file.content)} bytes, sha256:${digest})`,
+      file: { ...file, mode },
     });
   }
   return commands;
 }
 
+/**
+ * The folder in `dir` where a batch stages the files it writes there, moved into place together (batchScript.ts):
+ * on the same filesystem, so each move is a rename; a dot name, so no glob of the boot replay or keepalived sees it.
+ */
+export function stageDir(dir: string): string {
+  return `${dir}/.lvs-pulumi-stage`;
+}
+
+/** The path a planFiles removal step deletes; undefined for any other step. */
+export function removedPath(step: Step): string | undefined {
+  if (typeof step !== "string" || !step.startsWith("rm -f ")) return undefined;
+  const path = unquoteWord(step.slice("rm -f ".length));
+  return path !== undefined && command("rm", "-f", path) === step ? path : undefined;
+}
+
 /** Removes our folders that are left empty (children first); non-empty ones are kept silently. */
 export function pruneEmptyDirs(dirs: string[]): string {
   return `${command("rmdir", ...dirs)} 2>/dev/null || true`;
+}
+
+/** pruneEmptyDirs for folders that batches write to: their stage folders go first, with anything a cut-off batch left. */
+export function pruneBatchDirs(dirs: string[]): string {
+  return `${command("rm", "-rf", ...dirs.map(stageDir))}\n${pruneEmptyDirs(dirs)}`;
 }

@@ -1,3 +1,4 @@
+import { OwnedFile } from "./files";
 import { quote } from "./shell";
 
 /** Where every changing command we run on a host is recorded, with its time: the audit trail of what we did. */
@@ -5,15 +6,33 @@ export const CHANGE_LOG = "/var/log/lvs-pulumi/changes.log";
 /** Past this size the log moves to `<log>.1` (one generation kept), so it never grows without bound. */
 export const CHANGE_LOG_ROTATE_BYTES = 1024 * 1024;
 
-/** A changing command; `audit` is what the change log and errors show instead of `run` (file bodies stay out). */
-export type Step = string | { run: string; audit: string };
+/**
+ * A changing command; `audit` is what the change log and errors show instead of `run` (file bodies stay out), one
+ * line per change for a step that makes several (batchScript.ts). `file`: the file a write step writes.
+ */
+export type Step = string | { run: string; audit: string | string[]; file?: OwnedFile };
 
 export function stepRun(step: Step): string {
   return typeof step === "string" ? step : step.run;
 }
 
 export function stepAudit(step: Step): string {
-  return typeof step === "string" ? step : step.audit;
+  return auditLines(step).join("; ");
+}
+
+function auditLines(step: Step): string[] {
+  return typeof step === "string" ? [step] : typeof step.audit === "string" ? [step.audit] : step.audit;
+}
+
+/** How a script starts: `now` is the time its change log lines carry; `checkLog` rotates and re-modes the log. */
+export interface ScriptOptions {
+  now?: Date;
+  checkLog?: boolean;
+}
+
+/** The change log's time format, UTC to the second (as `date -u +%Y-%m-%dT%H:%M:%SZ`). */
+export function logTime(now: Date): string {
+  return `${now.toISOString().slice(0, 19)}Z`;
 }
 
 const FAILED = "lvs-pulumi: failed at step ";
@@ -24,7 +43,7 @@ const FAILED = "lvs-pulumi: failed at step ";
  * any step can read stdin. Every step is a plain command under `set -e`, so the first failure stops the script and
  * names its step on stderr.
  */
-export function applyScript(steps: Step[], log = CHANGE_LOG): string {
+export function applyScript(steps: Step[], log = CHANGE_LOG, { now, checkLog = true }: ScriptOptions = {}): string {
   const l = quote(log);
   const logDir = log.slice(0, log.lastIndexOf("/"));
   return [
@@ -32,15 +51,20 @@ export function applyScript(steps: Step[], log = CHANGE_LOG): string {
     "set -e",
     "lvs_step=0",
     `trap 'rc=$?; [ "$rc" -eq 0 ] || echo "${FAILED}$lvs_step" >&2' EXIT`,
-    // Taken once: a program started for every step costs tens of ms on a slow host; a script runs in seconds.
-    "lvs_now=$(date -u +%Y-%m-%dT%H:%M:%SZ)",
+    // Every program started costs tens of ms on a slow host: the time comes from the caller when it can, and the
+    // log's size and mode are checked when the caller asks (once per host per provider run, see session.ts).
+    now ? `lvs_now=${logTime(now)}` : "lvs_now=$(date -u +%Y-%m-%dT%H:%M:%SZ)",
     `[ -d ${quote(logDir)} ] || mkdir -p -m 0700 ${quote(logDir)}`,
-    `if [ -f ${l} ] && [ "$(($(wc -c < ${l})))" -gt ${CHANGE_LOG_ROTATE_BYTES} ]; then mv -f ${l} ${quote(`${log}.1`)}; fi`,
-    `(umask 077 && : >> ${l})`,
-    `chmod 0600 ${l}`,
+    ...(checkLog
+      ? [
+          `if [ -f ${l} ] && [ "$(($(wc -c < ${l})))" -gt ${CHANGE_LOG_ROTATE_BYTES} ]; then mv -f ${l} ${quote(`${log}.1`)}; fi`,
+          `(umask 077 && : >> ${l})`,
+          `chmod 0600 ${l}`,
+        ]
+      : [`[ -f ${l} ] || (umask 077 && : >> ${l})`]),
     ...steps.flatMap((step, i) => [
       `lvs_step=${i + 1}`,
-      `printf '%s %s\\n' "$lvs_now" ${quote(stepAudit(step))} >> ${l}`,
+      ...auditLines(step).map((line) => `printf '%s %s\\n' "$lvs_now" ${quote(line)} >> ${l}`),
       stepRun(step),
     ]),
     "} </dev/null",

@@ -1,12 +1,18 @@
-// The shell that holds a host's lock also runs the commands of its holder: one exec channel per lock hold instead of
-// one per command. Every SSH exec costs an sshd session, the user's login shell and, with sudo, sudo itself (a few
-// hundred ms on a slow host); a command in this shell costs one fork of `sh`.
+// The shell that holds a host's lock also runs the commands of its holder, and stays open between holds (lock.ts):
+// one exec channel per host instead of one per command or per hold. Every SSH exec costs an sshd session, the user's
+// login shell and, with sudo, sudo itself (a few hundred ms on a slow host); a command in this shell costs one fork
+// of `sh`, taking the lock one `flock`.
 import { randomBytes } from "crypto";
 import { StringDecoder } from "string_decoder";
 import { ClientChannel } from "ssh2";
 import { Link, RunResult } from "./channel";
 import { CommandTimeoutError, ConnectionLostError } from "./errors";
 import { quote } from "../plan/shell";
+
+interface RunOpts {
+  timeoutMs: number;
+  display: string;
+}
 
 /**
  * Each command goes to the shell's stdin as `sh -c <command> <<'END'` (its stdin in the here-document), or with
@@ -20,6 +26,9 @@ export class LockShell {
   private waiting: (() => void) | undefined;
   private queue: Promise<unknown> = Promise.resolve();
   private failure: Error | undefined;
+  private ended: Error | undefined;
+  private readonly endListeners: ((reason: Error) => void)[] = [];
+  private readonly unsubscribe: () => void;
 
   constructor(
     private readonly channel: ClientChannel,
@@ -30,8 +39,10 @@ export class LockShell {
     channel.on("data", (d: Buffer) => this.received(() => (this.stdout += out.write(d))));
     channel.stderr.on("data", (d: Buffer) => this.received(() => (this.stderr += err.write(d))));
     channel.on("close", () =>
-      this.fail(this.link.downReason() ?? new ConnectionLostError(this.link.name, "the host lock's shell ended")),
+      this.end(this.link.downReason() ?? new ConnectionLostError(this.link.name, "the host lock's shell ended")),
     );
+    // A connection found dead (missed keepalives) may close its channels late: the shell is gone now.
+    this.unsubscribe = link.onDown((reason) => this.end(reason));
   }
 
   /**
@@ -42,26 +53,57 @@ export class LockShell {
     return stdin === undefined || (typeof stdin === "string" && stdin.endsWith("\n") && !stdin.includes("\0"));
   }
 
+  /** Calls `listener` with the reason once the shell is gone (closed, or its channel or connection lost). */
+  onEnd(listener: (reason: Error) => void): void {
+    if (this.ended) listener(this.ended);
+    else this.endListeners.push(listener);
+  }
+
+  /** Whether commands can still run here (no timeout closed it, the channel is open). */
+  get usable(): boolean {
+    return this.failure === undefined;
+  }
+
   /** Runs `command` (via `sh -c`, as an exec would) after the commands before it; rejects once the shell is gone. */
-  run(command: string, stdin: string | undefined, opts: { timeoutMs: number; display: string }): Promise<RunResult> {
-    const result = this.queue.then(() => this.runNow(command, stdin, opts));
+  run(command: string, stdin: string | undefined, opts: RunOpts): Promise<RunResult> {
+    return this.enqueue(
+      (tag) =>
+        stdin === undefined
+          ? `sh -c ${quote(command)} 9>&- </dev/null\n`
+          : `sh -c ${quote(command)} 9>&- <<'${tag}'\n${stdin}${tag}\n`,
+      opts,
+    );
+  }
+
+  /** Runs `line` in this shell itself (the lock's fd 9 is the shell's own), after the commands before it. */
+  runHere(line: string, opts: RunOpts): Promise<RunResult> {
+    return this.enqueue(() => `${line}\n`, opts);
+  }
+
+  /** Ends the shell (EOF on its stdin): it exits once its current command is done. */
+  close(): void {
+    this.channel.end();
+  }
+
+  private end(reason: Error): void {
+    if (this.ended) return;
+    this.ended = reason;
+    this.unsubscribe();
+    this.fail(reason);
+    for (const listener of this.endListeners) listener(reason);
+  }
+
+  private enqueue(input: (tag: string) => string, opts: RunOpts): Promise<RunResult> {
+    const result = this.queue.then(() => this.runNow(input, opts));
     this.queue = result.catch(() => {});
     return result;
   }
 
-  private async runNow(
-    command: string,
-    stdin: string | undefined,
-    { timeoutMs, display }: { timeoutMs: number; display: string },
-  ): Promise<RunResult> {
+  private async runNow(inputOf: (tag: string) => string, { timeoutMs, display }: RunOpts): Promise<RunResult> {
     if (this.failure) throw this.failure;
     const tag = `lvs-pulumi-end-${randomBytes(12).toString("hex")}`;
-    const input =
-      stdin === undefined
-        ? `sh -c ${quote(command)} 9>&- </dev/null\n`
-        : `sh -c ${quote(command)} 9>&- <<'${tag}'\n${stdin}${tag}\n`;
     const end = `rc=$?; printf '\\n${tag} %d\\n' "$rc"; printf '\\n${tag}\\n' >&2\n`;
-    this.channel.write(input + end);
+    this.channel.write(inputOf(tag) + end);
     const outEnd = new RegExp(`\n${tag} (\\d+)\n`);
     const errEnd = `\n${tag}\n`;
     await this.until(() => outEnd.test(this.stdout) && this.stderr.includes(errEnd), timeoutMs, display);

@@ -1,12 +1,12 @@
 // A per-host mutex held ON THE HOST, so operations from different processes (Pulumi runs
 // resources in parallel, possibly in several provider processes) serialize too.
-// The lock is a `flock` held by a shell at the end of a long-lived exec channel, which then runs the holder's
-// commands (lock-shell.ts); closing our stdin ends the shell and the kernel releases the lock, also if we crash or
-// the connection drops. A command past its timeout closes the shell: the lock goes once that command has ended
-// (until then it may still be changing the host).
+// The lock is a `flock` held by a shell at the end of a long-lived exec channel, which runs the holder's commands
+// (lock-shell.ts) and stays open for the next hold; closing fd 9 releases it, and so does the end of the shell (also
+// if we crash or the connection drops). A command past its timeout closes the shell: the lock goes once that command
+// has ended (until then it may still be changing the host).
 import { AsyncLocalStorage } from "async_hooks";
 import pLimit from "p-limit";
-import { Link, collect, openExec } from "./channel";
+import { Link, openExec } from "./channel";
 import { ConnectionSpec, connectionKey } from "./connection";
 import { LockShell } from "./lock-shell";
 import { log } from "./log";
@@ -73,6 +73,44 @@ export async function withHostLock<T>(
   );
 }
 
+// The shell of each host, kept open between lock holds (remoteSettings().keepShellMs after the last): a hold then
+// costs one `flock` in it instead of an SSH channel, a login shell and sudo. Between holds it has no fd 9: no lock.
+const keptShells = new Map<string, { shell: LockShell; idle?: NodeJS.Timeout }>();
+
+async function hostShell(link: Link, spec: ConnectionSpec): Promise<LockShell> {
+  const key = connectionKey(spec);
+  const kept = keptShells.get(key);
+  if (kept?.shell.usable) {
+    clearTimeout(kept.idle);
+    return kept.shell;
+  }
+  const channel = await openExec(link, wrapCommand("exec sh", spec.sudo), remoteSettings().channelOpenTimeoutMs);
+  const shell = new LockShell(channel, link);
+  const entry = { shell };
+  keptShells.set(key, entry);
+  channel.on("close", () => {
+    if (keptShells.get(key) === entry) keptShells.delete(key);
+  });
+  return shell;
+}
+
+/** Ends every kept shell now (tests, provider shutdown): the next hold on any host opens a fresh one. */
+export function closeKeptShells(): void {
+  for (const [key, { shell, idle }] of keptShells) {
+    clearTimeout(idle);
+    keptShells.delete(key);
+    shell.close();
+  }
+}
+
+/** Keeps the host's shell for the next hold, and ends it once none came for a while. */
+function keepShell(spec: ConnectionSpec, shell: LockShell): void {
+  const kept = keptShells.get(connectionKey(spec));
+  if (kept?.shell !== shell) return shell.close();
+  kept.idle = setTimeout(() => shell.close(), remoteSettings().keepShellMs);
+  kept.idle.unref();
+}
+
 async function holdLock<T>(
   link: Link,
   spec: ConnectionSpec,
@@ -81,45 +119,32 @@ async function holdLock<T>(
 ): Promise<T> {
   const path = opts.path ?? DEFAULT_LOCK_PATH;
   const timeout = opts.timeoutSeconds ?? DEFAULT_LOCK_TIMEOUT_SECONDS;
-  const script = `exec 9>${quote(path)} && flock -w ${timeout} 9 && echo LOCKED && exec sh`;
-  // The channel counts as open on the connection until it closes, so the idle timer never closes
-  // a connection under a held lock; if the connection dies, `finished` rejects at once.
-  const channel = await openExec(link, wrapCommand(script, spec.sudo), remoteSettings().channelOpenTimeoutMs);
-  const finished = collect(channel, link);
-  finished.catch(() => {}); // observed below; a dropped connection must not become an unhandled rejection
-  let closed = false;
-  let released = false;
-  channel.on("close", () => (closed = true));
-
-  await new Promise<void>((resolve, reject) => {
-    let seen = "";
-    const onData = (d: Buffer) => {
-      seen += d.toString("utf8");
-      if (!seen.includes("LOCKED\n")) return;
-      channel.removeListener("data", onData);
-      resolve();
-    };
-    channel.on("data", onData);
-    finished.then(
-      (r) => reject(new Error(`cannot lock ${path} on ${connectionKey(spec)} (exit ${r.code}): ${r.stderr.trim()}`)),
-      (err: Error) => reject(new Error(`cannot lock ${path} on ${connectionKey(spec)}: ${err.message}`)),
-    );
-  });
+  const shell = await hostShell(link, spec);
+  const ended = new Promise<Error>((resolve) => shell.onEnd(resolve));
+  const locked = await shell
+    .runHere(`exec 9>${quote(path)} && flock -w ${timeout} 9`, {
+      timeoutMs: (timeout + 30) * 1000,
+      display: `flock ${path}`,
+    })
+    .catch((err: Error) => ({ code: undefined, stderr: err.message }));
+  if (locked.code !== 0) {
+    const status = locked.code === undefined ? "" : ` (exit ${locked.code})`;
+    throw new Error(`cannot lock ${path} on ${connectionKey(spec)}${status}: ${locked.stderr.trim()}`);
+  }
   log().debug(`ssh: locked ${path} on ${connectionKey(spec)}`);
   // A lost lock fails the body at once, and every remote command it still tries (see assertHostLocksHeld).
-  const lock: HeldLock = { shell: new LockShell(channel, link) };
-  let reportLoss: (error: Error) => void = () => {};
-  const loss = new Promise<never>((_, reject) => (reportLoss = reject));
-  loss.catch(() => {}); // observed by the race below
-  channel.on("close", () => {
-    if (released) return;
+  const lock: HeldLock = { shell };
+  let released = false;
+  const loss = ended.then((): never => {
+    if (released) return undefined as never;
     lock.lost = new Error(
       `lost the host lock ${path} on ${connectionKey(spec)} while holding it (connection dropped, or the holder ` +
         `on the host was killed); the operation stopped and may be partly applied`,
     );
     log().warn(lock.lost.message);
-    reportLoss(lock.lost);
+    throw lock.lost;
   });
+  loss.catch(() => {}); // observed by the race below
 
   try {
     const result = await Promise.race([fn(lock), loss]);
@@ -127,15 +152,15 @@ async function holdLock<T>(
     return result;
   } finally {
     released = true;
-    channel.end(); // EOF on stdin: the shell exits, the lock is released
-    await settleWithin(finished, 5000);
-    if (!closed) channel.close(); // the shell did not exit: force the channel shut
+    // Closing fd 9 releases the lock; a shell that cannot run it any more is gone, and its lock with it.
+    const unlocked = shell.usable
+      ? await shell.runHere("exec 9>&-", { timeoutMs: 30_000, display: "unlock" }).then(
+          (r) => r.code === 0,
+          () => false,
+        )
+      : false;
+    if (unlocked) keepShell(spec, shell);
+    else shell.close();
     log().debug(`ssh: unlocked ${path} on ${connectionKey(spec)}`);
   }
-}
-
-async function settleWithin(promise: Promise<unknown>, ms: number): Promise<void> {
-  let timer: NodeJS.Timeout | undefined;
-  await Promise.race([promise.catch(() => {}), new Promise((resolve) => (timer = setTimeout(resolve, ms)))]);
-  clearTimeout(timer);
 }

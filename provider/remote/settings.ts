@@ -6,6 +6,8 @@ export interface RemoteSettings {
   backoffMaxMs: number;
   /** Close a pooled connection (and its jump hosts) after this long without operations or open channels. */
   idleTimeoutMs: number;
+  /** Keep a host's lock shell (lock.ts) open this long after a lock hold, for the next one. */
+  keepShellMs: number;
   /** Concurrent exec channels per connection; OpenSSH's MaxSessions defaults to 10. */
   maxChannelsPerConnection: number;
   /**
@@ -25,6 +27,7 @@ const settings: RemoteSettings = {
   backoffInitialMs: 500,
   backoffMaxMs: 8000,
   idleTimeoutMs: 10_000,
+  keepShellMs: 3000,
   maxChannelsPerConnection: 6,
   keepaliveIntervalMs: 5000,
   keepaliveCountMax: 3,

@@ -29,6 +29,32 @@ if (dir) {
   // start (epoch ms), ms until the channel opened, ms in all, pid, stdin bytes, "read" / "<n> steps" / "" (what went
   // on stdin: a fact batch, an apply script of n steps, nothing), the command's first 160 characters.
   const trace = process.env.LVS_BENCH_TRACE;
+  const kindOf = (input) =>
+    input.includes("lvs-pulumi-fact") ? "read" : input && `${(input.match(/lvs_step=/g) || []).length} steps`;
+  // The host's lock shell takes the lock and runs its holder's reads and scripts (provider/remote/lock.ts,
+  // lock-shell.ts): one line each as well, from the write of the command to its end line (0 ms to open; the head is
+  // what went to the shell).
+  const traceLockShell = (stream) => {
+    const pending = new Map();
+    let tail = "";
+    const write = stream.write;
+    stream.write = function (data, ...more) {
+      const text = String(data);
+      const tag = /lvs-pulumi-end-[0-9a-f]+/.exec(text);
+      if (tag) pending.set(tag[0], { started: Date.now(), text });
+      return write.call(this, data, ...more);
+    };
+    stream.on("data", (chunk) => {
+      tail = (tail + String(chunk)).slice(-4096);
+      for (const [tag, { started, text }] of pending) {
+        if (!tail.includes(`\n${tag} `)) continue;
+        pending.delete(tag);
+        const head = text.replace(/\s+/g, " ").slice(0, 160);
+        const line = `${started} 0 ${Date.now() - started} ${process.pid} ${text.length} ${JSON.stringify(kindOf(text))} in-lock ${head}\n`;
+        fs.appendFileSync(trace, line);
+      }
+    });
+  };
   if (trace) {
     const exec = Client.prototype.exec;
     Client.prototype.exec = function (command, ...rest) {
@@ -45,15 +71,13 @@ if (dir) {
             return end.call(this, data, ...more);
           };
           stream.on("close", () => {
-            const what = input.includes("lvs-pulumi-fact")
-              ? "read"
-              : input && `${(input.match(/lvs_step=/g) || []).length} steps`;
             const took = `${opened - started} ${Date.now() - started}`;
             fs.appendFileSync(
               trace,
-              `${started} ${took} ${process.pid} ${input.length} ${JSON.stringify(what)} ${head}\n`,
+              `${started} ${took} ${process.pid} ${input.length} ${JSON.stringify(kindOf(input))} ${head}\n`,
             );
           });
+          if (/'exec sh'$/.test(command)) traceLockShell(stream);
         }
         callback(err, stream);
       });

@@ -4,6 +4,7 @@
 import { chmodSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "fs";
 import { tmpdir } from "os";
 import { join } from "path";
+import { closeKeptShells } from "../../../provider/remote/lock";
 import { closeAll } from "../../../provider/remote/pool";
 import { configureRemote } from "../../../provider/remote/settings";
 import { FakeServer, PASSWORD, startFakeServer } from "../remote/fake-ssh-server";
@@ -19,12 +20,13 @@ const standInShell = [
   // An exec's wrapper: the command it runs comes to this script next.
   'case "$2" in "sh -c "*) exec /bin/sh "$@" ;; esac',
   'case "$2" in *@@lvs-pulumi-fact@@*) printf "%s\\n" "$2" > "$SCRIPTS/read-$(date +%s%N)"; exec /bin/sh "$@" ;; esac',
-  'case "$2" in *flock*) exec /bin/sh "$@" ;; esac',
+  'case "$2" in "exec sh") exec /bin/sh "$@" ;; esac',
   "script=$(cat)",
   'case "$script" in *@@lvs-pulumi-fact@@*) printf "%s\\n" "$script" > "$SCRIPTS/read-$(date +%s%N)"; printf "%s\\n" "$script" | /bin/sh; exit ;; esac',
   'out="$SCRIPTS/$(date +%s%N).sh"; printf "%s\\n" "$script" > "$out"',
   '[ -n "$FAIL_ON" ] || exit 0',
-  'step=$(awk -v text="$FAIL_ON" \'/^lvs_step=/ { n = substr($0, 10) } /^ipvsadm/ && index($0, text) { print n; exit }\' "$out")',
+  // An IPVS command of its own, or a line of the batch's `ipvsadm -R`.
+  'step=$(awk -v text="$FAIL_ON" \'/^lvs_step=/ { n = substr($0, 10) } /^(ipvsadm|-[AEDaed] )/ && index($0, text) { print n; exit }\' "$out")',
   '[ -z "$step" ] && exit 0',
   'echo "Memory allocation problem" >&2; echo "lvs-pulumi: failed at step $step" >&2; exit 1',
 ].join("\n");
@@ -40,13 +42,25 @@ const fakeIpvsadm = [
 
 export interface StandInDirector {
   connection: { host: string; port: number; user: string; password: string; hostKey: string };
-  /** Forget what was counted; with `failOn`, the first ipvsadm step holding that text fails. */
+  /** Forget what was counted; with `failOn`, the step of the first IPVS command holding that text fails. */
   reset(failOn?: string): void;
   /**
-   * SSH exec channels, of them lock channels, table reads and change scripts seen, and per script the ipvsadm steps
-   * starting with `verb`.
+   * SSH exec channels, of them lock shells (kept from one lock hold to the next), table and threshold reads and
+   * change scripts seen, and per script the IPVS commands
+   * with `verb` (steps of their own or lines of an `ipvsadm -R`).
    */
-  counted(verb: string): { channels: number; locks: number; tableReads: number; scripts: number; steps: number[] };
+  counted(verb: string): {
+    channels: number;
+    locks: number;
+    tableReads: number;
+    thresholdReads: number;
+    scripts: number;
+    steps: number[];
+  };
+  /** Per change script: its `ipvsadm -R` runs. */
+  restores(): number[];
+  /** Per change script: the lines that start `program` (a step's own line, or a line of a file write). */
+  programs(program: string): number[];
   close(): Promise<void>;
 }
 
@@ -67,6 +81,13 @@ export async function startStandInDirector(): Promise<StandInDirector> {
     server.env = { ...process.env, PATH: `${bin}:${process.env.PATH}`, SCRIPTS: scripts, FAIL_ON: failOn ?? "" };
   };
   reset();
+  const changeScripts = () =>
+    readdirSync(scripts)
+      .sort()
+      .filter((file) => file.endsWith(".sh"))
+      .map((file) => readFileSync(join(scripts, file), "utf8"));
+  const linesStarting = (start: string) =>
+    changeScripts().map((script) => script.split("\n").filter((line) => line.startsWith(start)).length);
   return {
     connection: {
       host: "127.0.0.1",
@@ -83,12 +104,19 @@ export async function startStandInDirector(): Promise<StandInDirector> {
       const reads = kept.filter((file) => file.startsWith("read-")).map(content);
       return {
         channels: server.commands.length,
-        locks: server.commands.filter((c) => c.includes("flock")).length,
+        locks: server.commands.filter((c) => c === "sh -c 'exec sh'").length,
         tableReads: reads.filter((c) => c.includes("ipvsadm -Sn")).length,
+        thresholdReads: reads.filter((c) => c.includes("--thresholds")).length,
         scripts: applied.length,
-        steps: applied.map((script) => script.split("\n").filter((line) => line.startsWith(`ipvsadm ${verb}`)).length),
+        steps: applied.map(
+          (script) =>
+            script.split("\n").filter((line) => line.startsWith(`ipvsadm ${verb} `) || line.startsWith(`${verb} `))
+              .length,
+        ),
       };
     },
+    restores: () => linesStarting("lvs_out=$(ipvsadm -R"),
+    programs: (program) => linesStarting(`${program} `),
     close: async () => {
       await server.close();
       rmSync(bin, { recursive: true, force: true });
@@ -104,7 +132,11 @@ export function useStandInDirector(): () => StandInDirector {
     configureRemote({ backoffInitialMs: 20, backoffMaxMs: 200 });
     director = await startStandInDirector();
   });
-  beforeEach(() => director?.reset());
+  // Each test starts without a kept lock shell, so that it counts its own.
+  beforeEach(() => {
+    closeKeptShells();
+    director?.reset();
+  });
   afterAll(async () => {
     closeAll();
     await director?.close();

@@ -23,6 +23,7 @@ describe("planFiles", () => {
           "[ -d /etc ] || mkdir -p /etc\n[ ! -e /etc/b.lvs-pulumi-tmp ] || rm -f /etc/b.lvs-pulumi-tmp\n" +
           "(umask 0133 && printf '%s' 'new\n' > /etc/b.lvs-pulumi-tmp)\nmv -f /etc/b.lvs-pulumi-tmp /etc/b",
         audit: "write /etc/b (mode 0644, 4 bytes, sha256:7aa7a5359173d05b)",
+        file: { path: "/etc/b", content: "new\n", mode: "0644" },
       },
       "rm -f /etc/c",
     ]);

@@ -48,6 +48,7 @@ beforeAll(async () => {
     keepaliveIntervalMs: KEEPALIVE_MS,
     keepaliveCountMax: KEEPALIVE_COUNT,
     idleTimeoutMs: IDLE_MS,
+    keepShellMs: IDLE_MS,
     channelOpenTimeoutMs: 500,
   });
   [target, jump] = await Promise.all([startFakeServer(), startFakeServer()]);
@@ -153,7 +154,7 @@ test("the idle timer leaves a connection alone while a lock channel is held on i
   );
   expect(target.connections).toBe(1);
   expect(jump.connections).toBe(1);
-  // Released: now it idles out like any other.
+  // Released: once its shell is no longer kept for the next hold, it idles out like any other.
   expect(await until(() => target.open === 0 && jump.open === 0)).toBe(true);
 });
 

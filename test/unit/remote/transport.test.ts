@@ -292,8 +292,20 @@ describe("inside the host lock, commands run in the lock's shell", () => {
       { stdout: "no newline", stderr: "", code: 0 },
     ]);
     expect(target.commands).toHaveLength(2);
-    expect(target.commands[0]).toContain("flock");
+    // The shell itself: the lock is taken on its stdin.
+    expect(target.commands[0]).toBe("sh -c 'exec sh'");
     expect(free()).toBe(true);
+  });
+
+  test("the shell stays open for the next hold: two holds, one exec channel, the lock free between them", async () => {
+    target.commands.length = 0;
+    const held = () =>
+      withHostLock(spec(), async () => [free(), (await run(spec(), "echo ok")).stdout], { path: lockPath() });
+    expect(await held()).toEqual([false, "ok\n"]);
+    expect(free()).toBe(true);
+    expect(await held()).toEqual([false, "ok\n"]);
+    expect(free()).toBe(true);
+    expect(target.commands).toEqual(["sh -c 'exec sh'"]);
   });
 
   test("a command past its timeout fails and ends the shell: nothing runs after it; the lock goes when the command ends", async () => {
