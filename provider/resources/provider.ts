@@ -1,12 +1,22 @@
 import * as pulumi from "@pulumi/pulumi";
 import type { ResourceKind } from "../runtime/diff";
 
+// One provider object per kind for the whole program: the SDK caches a provider's serialization by object, and a
+// new object per resource would be serialized again for each (closure capture costs ms of CPU per resource).
+const providers = new Map<ResourceKind, pulumi.dynamic.ResourceProvider>();
+
 /**
  * The dynamic provider of one resource kind. Pulumi serializes these functions into every resource's state, so they
  * hold nothing but `kind` and a require of the runtime: `__provider` stays ~2 KB, all resources in a provider process
  * share one module instance (and its SSH connection pool), and old state is deleted by the installed version.
  */
 export function providerFor(kind: ResourceKind): pulumi.dynamic.ResourceProvider {
+  const provider = providers.get(kind) ?? serializableProvider(kind);
+  providers.set(kind, provider);
+  return provider;
+}
+
+function serializableProvider(kind: ResourceKind): pulumi.dynamic.ResourceProvider {
   /* eslint-disable @typescript-eslint/no-require-imports -- resolved at call time in the provider process, by design */
   return {
     check: (olds, news) => require("lvs-pulumi/runtime").check(kind, olds, news),

@@ -125,6 +125,14 @@ export async function startStandInDirector(): Promise<StandInDirector> {
   };
 }
 
+/**
+ * What `counted` shows of operations that ran in one lock shell (one SSH channel, kept from hold to hold) and read no
+ * thresholds: the other counts as given.
+ */
+export function inOneShell(counts: { tableReads: number; scripts: number; steps: number[] }) {
+  return { channels: 1, locks: 1, thresholdReads: 0, ...counts };
+}
+
 /** A stand-in director for the tests of one file: started before them, reset before each, closed after them. */
 export function useStandInDirector(): () => StandInDirector {
   let director: StandInDirector | undefined;

@@ -2,7 +2,7 @@
 // (stand-in-director.ts: real reads of captured output, change scripts kept and never run).
 import { applyVirtualService, removeVirtualService } from "../../../provider/operations/virtual-service";
 import { virtualServiceInputsSchema } from "../../../provider/schemas/virtualService";
-import { useStandInDirector } from "./stand-in-director";
+import { inOneShell, useStandInDirector } from "./stand-in-director";
 
 const director = useStandInDirector();
 
@@ -22,27 +22,13 @@ const services = (count: number) =>
 
 test("20 virtual services created together: one SSH channel (the lock's), one table read and one script on the director", async () => {
   await Promise.all(services(20).map((inputs) => applyVirtualService(inputs)));
-  expect(director().counted("-A")).toEqual({
-    channels: 1,
-    locks: 1,
-    tableReads: 1,
-    thresholdReads: 0,
-    scripts: 1,
-    steps: [20],
-  });
+  expect(director().counted("-A")).toEqual(inOneShell({ tableReads: 1, scripts: 1, steps: [20] }));
 });
 
 test("20 virtual services removed together: one SSH channel and one table read", async () => {
   await Promise.all(services(20).map((inputs) => removeVirtualService(inputs)));
   // Nothing of ours is on this stand-in host (its scripts never ran), so there is nothing to change.
-  expect(director().counted("-D")).toEqual({
-    channels: 1,
-    locks: 1,
-    tableReads: 1,
-    thresholdReads: 0,
-    scripts: 0,
-    steps: [],
-  });
+  expect(director().counted("-D")).toEqual(inOneShell({ tableReads: 1, scripts: 0, steps: [] }));
 });
 
 test("a service whose line fails the batch's ipvsadm -R fails alone: the batch runs again unmerged, the ones before it are done there, the rest run in the next batch", async () => {
@@ -53,13 +39,6 @@ test("a service whose line fails the batch's ipvsadm -R fails alone: the batch r
   expect(failed[0].message).toContain(`ipvsadm -A -t ${vip(3)}:80 -s wrr`);
   // Batch 1: one ipvsadm -R of 20 lines (fails); batch 2: 20 steps of their own, failing at the 4th; batch 3: 16,
   // merged again. One SSH channel for the three: the lock's shell is kept from one hold to the next.
-  expect(director().counted("-A")).toEqual({
-    channels: 1,
-    locks: 1,
-    tableReads: 3,
-    thresholdReads: 0,
-    scripts: 3,
-    steps: [20, 20, 16],
-  });
+  expect(director().counted("-A")).toEqual(inOneShell({ tableReads: 3, scripts: 3, steps: [20, 20, 16] }));
   expect(director().restores()).toEqual([1, 0, 1]);
 });
