@@ -27,7 +27,7 @@ export class LockShell {
   private queue: Promise<unknown> = Promise.resolve();
   private failure: Error | undefined;
   private ended: Error | undefined;
-  private readonly endListeners: ((reason: Error) => void)[] = [];
+  private readonly endListeners = new Set<(reason: Error) => void>();
   private readonly unsubscribe: () => void;
 
   constructor(
@@ -53,10 +53,14 @@ export class LockShell {
     return stdin === undefined || (typeof stdin === "string" && stdin.endsWith("\n") && !stdin.includes("\0"));
   }
 
-  /** Calls `listener` with the reason once the shell is gone (closed, or its channel or connection lost). */
-  onEnd(listener: (reason: Error) => void): void {
+  /**
+   * Calls `listener` with the reason once the shell is gone (closed, or its channel or connection lost); returns what
+   * stops that (the shell outlives a lock hold).
+   */
+  onEnd(listener: (reason: Error) => void): () => void {
     if (this.ended) listener(this.ended);
-    else this.endListeners.push(listener);
+    else this.endListeners.add(listener);
+    return () => this.endListeners.delete(listener);
   }
 
   /** Whether commands can still run here (no timeout closed it, the channel is open). */

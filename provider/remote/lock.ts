@@ -106,7 +106,7 @@ export function closeKeptShells(): void {
 /** Keeps the host's shell for the next hold, and ends it once none came for a while. */
 function keepShell(spec: ConnectionSpec, shell: LockShell): void {
   const kept = keptShells.get(connectionKey(spec));
-  if (kept?.shell !== shell) return shell.close();
+  if (kept?.shell !== shell || !shell.usable) return shell.close();
   kept.idle = setTimeout(() => shell.close(), remoteSettings().keepShellMs);
   kept.idle.unref();
 }
@@ -120,7 +120,8 @@ async function holdLock<T>(
   const path = opts.path ?? DEFAULT_LOCK_PATH;
   const timeout = opts.timeoutSeconds ?? DEFAULT_LOCK_TIMEOUT_SECONDS;
   const shell = await hostShell(link, spec);
-  const ended = new Promise<Error>((resolve) => shell.onEnd(resolve));
+  let stopWatching = () => {};
+  const ended = new Promise<Error>((resolve) => (stopWatching = shell.onEnd(resolve)));
   const locked = await shell
     .runHere(`exec 9>${quote(path)} && flock -w ${timeout} 9`, {
       timeoutMs: (timeout + 30) * 1000,
@@ -128,6 +129,8 @@ async function holdLock<T>(
     })
     .catch((err: Error) => ({ code: undefined, stderr: err.message }));
   if (locked.code !== 0) {
+    stopWatching();
+    keepShell(spec, shell);
     const status = locked.code === undefined ? "" : ` (exit ${locked.code})`;
     throw new Error(`cannot lock ${path} on ${connectionKey(spec)}${status}: ${locked.stderr.trim()}`);
   }
@@ -152,6 +155,7 @@ async function holdLock<T>(
     return result;
   } finally {
     released = true;
+    stopWatching();
     // Closing fd 9 releases the lock; a shell that cannot run it any more is gone, and its lock with it.
     const unlocked = shell.usable
       ? await shell.runHere("exec 9>&-", { timeoutMs: 30_000, display: "unlock" }).then(
