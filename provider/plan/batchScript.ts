@@ -63,9 +63,11 @@ function writeStep(dir: string, writes: GroupParts["writes"]): Step {
   const modes = writes.map(({ file }) => Number.parseInt(file.mode ?? "0644", 8));
   const lines = [
     `[ -d ${quote(stage)} ] || ${command("mkdir", "-p", stage)}`,
-    // One subshell keeps the umasks from the rest of the script; a line each, so `set -e` stops at any failure.
+    // One subshell keeps the umasks from the rest of the script; a line each, so `set -e` stops at any failure. A file
+    // left staged by a cut-off batch goes first: writing over it would keep its mode.
     "(",
     ...writes.flatMap(({ file }, i) => [
+      `[ ! -e ${quote(staged[i])} ] || ${command("rm", "-f", staged[i])}`,
       `umask ${(0o777 & ~modes[i]).toString(8).padStart(4, "0")}`,
       `printf '%s' ${quote(file.content!)} > ${quote(staged[i])}`,
     ]),

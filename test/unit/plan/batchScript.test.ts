@@ -117,6 +117,20 @@ describe("a merged script under a real sh", () => {
     expect(fs.readFileSync(log, "utf8").split("\n").filter(Boolean)).toHaveLength(4);
   });
 
+  test("a file left staged by a cut-off batch is replaced: the mode is the wanted one", () => {
+    const target = path.join(dir, "etc");
+    fs.mkdirSync(stageDir(target), { recursive: true });
+    fs.writeFileSync(path.join(stageDir(target), "a"), "left over, longer than the content\n");
+    fs.chmodSync(path.join(stageDir(target), "a"), 0o666);
+    const groups = [
+      planFiles([{ path: `${target}/a`, content: "a\n" }], {}),
+      planFiles([{ path: `${target}/b`, content: "b\n" }], {}),
+    ];
+    expect(run(groups).result.status).toBe(0);
+    expect(fs.readFileSync(`${target}/a`, "utf8")).toBe("a\n");
+    expect((fs.statSync(`${target}/a`).mode & 0o777).toString(8)).toBe("644");
+  });
+
   test("IPVS commands go to one ipvsadm -R; a line it reports stops the script there with its message", () => {
     const groups = [
       ["ipvsadm -a -t 1.1.1.1:80 -r 2.2.2.1:80 -g -w 1", command("touch", path.join(dir, "after-1"))],
