@@ -84,8 +84,12 @@ export class LockShell {
     return this.enqueue(() => `${line}\n`, opts);
   }
 
-  /** Ends the shell (EOF on its stdin): it exits once its current command is done. */
+  /**
+   * Ends the shell (EOF on its stdin): it exits once its current command is done. Unusable at once: its channel
+   * closes a moment later, and a hold that took it meanwhile would find it gone.
+   */
   close(): void {
+    this.fail(new ConnectionLostError(this.link.name, "the host lock's shell was closed"));
     this.channel.end();
   }
 

@@ -308,6 +308,21 @@ describe("inside the host lock, commands run in the lock's shell", () => {
     expect(target.commands).toEqual(["sh -c 'exec sh'"]);
   });
 
+  test("a kept shell whose idle time just ran out is not taken by the next hold (its channel is still closing)", async () => {
+    configureRemote({ keepShellMs: 0 });
+    try {
+      target.commands.length = 0;
+      const hold = () => withHostLock(spec(), async () => (await run(spec(), "echo ok")).stdout, { path: lockPath() });
+      expect(await hold()).toBe("ok\n");
+      // The idle timer fires (the shell gets EOF); its channel's close comes a round trip later.
+      await new Promise((resolve) => setTimeout(resolve, 0));
+      expect(await hold()).toBe("ok\n");
+      expect(target.commands).toEqual(["sh -c 'exec sh'", "sh -c 'exec sh'"]);
+    } finally {
+      configureRemote({ keepShellMs: 3000 });
+    }
+  });
+
   test("a command past its timeout fails and ends the shell: nothing runs after it; the lock goes when the command ends", async () => {
     const outcome = await withHostLock(
       spec(),
