@@ -3,7 +3,7 @@
 // are staged and moved into place by one `mv`, the files removed go in one `rm`, the IPVS commands in one
 // `ipvsadm -R`. The order within each group holds: its files first (they only act at boot or on a reload), then its
 // steps before its IPVS commands, its IPVS commands, its steps after them.
-import { OwnedFile, removedPath, stageDir } from "./files";
+import { modeBits, OwnedFile, removedPath, stageDir } from "./files";
 import { Step, stepAudit } from "./script";
 import { command, quote, unquoteWord } from "./shell";
 
@@ -60,7 +60,7 @@ function partsOf(steps: Step[], writtenPaths: Set<string>): GroupParts {
 function writeStep(dir: string, writes: GroupParts["writes"]): Step {
   const stage = stageDir(dir);
   const staged = writes.map(({ file }) => `${stage}/${file.path.slice(dir.length + 1)}`);
-  const modes = writes.map(({ file }) => Number.parseInt(file.mode ?? "0644", 8));
+  const modes = writes.map(({ file: { mode = "0644" } }) => ({ mode, ...modeBits(mode) }));
   const lines = [
     `[ -d ${quote(stage)} ] || ${command("mkdir", "-p", stage)}`,
     // One subshell keeps the umasks from the rest of the script; a line each, so `set -e` stops at any failure. A file
@@ -68,11 +68,11 @@ function writeStep(dir: string, writes: GroupParts["writes"]): Step {
     "(",
     ...writes.flatMap(({ file }, i) => [
       `[ ! -e ${quote(staged[i])} ] || ${command("rm", "-f", staged[i])}`,
-      `umask ${(0o777 & ~modes[i]).toString(8).padStart(4, "0")}`,
+      `umask ${modes[i].umask}`,
       `printf '%s' ${quote(file.content!)} > ${quote(staged[i])}`,
     ]),
     ")",
-    ...writes.flatMap(({ file }, i) => (modes[i] & 0o111 ? [command("chmod", file.mode!, staged[i])] : [])),
+    ...modes.flatMap(({ mode, chmod }, i) => (chmod ? [command("chmod", mode, staged[i])] : [])),
     command("mv", "-f", ...staged, dir),
   ];
   return { run: lines.join("\n"), audit: writes.map((w) => stepAudit(w.step)) };

@@ -30,14 +30,13 @@ export function planFiles(wanted: OwnedFile[], live: Record<string, string | nul
     // Every program started costs tens of ms on a slow host and a batch writes many files: the shell's own tests and
     // umask do what they can (a new file gets 0666 minus the umask, so only a mode with execute bits needs chmod).
     // One command a line, or the last of an || list: `set -e` stops the script at no other failure in such a list.
-    const permissions = Number.parseInt(mode, 8);
-    const umask = (0o777 & ~permissions).toString(8).padStart(4, "0");
+    const { umask, chmod } = modeBits(mode);
     commands.push({
       run: [
         `[ -d ${quote(dir)} ] || ${command("mkdir", "-p", dir)}`,
         `[ ! -e ${quote(tmp)} ] || ${command("rm", "-f", tmp)}`,
         `(umask ${umask} && printf '%s' ${quote(file.content)} > ${quote(tmp)})`,
-        ...(permissions & 0o111 ? [command("chmod", mode, tmp)] : []),
+        ...(chmod ? [command("chmod", mode, tmp)] : []),
         command("mv", "-f", tmp, file.path),
       ].join("\n"),
       audit: `write ${file.path} (mode ${mode}, ${Buffer.byteLength(file.content)} bytes, sha256:${digest})`,
@@ -45,6 +44,15 @@ export function planFiles(wanted: OwnedFile[], live: Record<string, string | nul
     });
   }
   return commands;
+}
+
+/**
+ * How a write gets file mode `mode` (octal text): the umask a new file is created under (0666 minus it), and whether
+ * a chmod must follow (only execute bits, which no umask grants).
+ */
+export function modeBits(mode: string): { umask: string; chmod: boolean } {
+  const permissions = Number.parseInt(mode, 8);
+  return { umask: (0o777 & ~permissions).toString(8).padStart(4, "0"), chmod: (permissions & 0o111) !== 0 };
 }
 
 /**
