@@ -42,8 +42,11 @@ function say(line: string): void {
   process.stdout.write(`${line}\n`);
 }
 
-/** Runs `body` with a fresh counts folder handed to every process it starts; sums what they counted. */
-async function measured(body: (env: NodeJS.ProcessEnv) => Promise<void>): Promise<Figures> {
+/**
+ * Runs `body` with a fresh counts folder handed to every process it starts; sums what they counted and prints them
+ * at once (`what`: whose phase), so a long run shows its figures as it goes.
+ */
+async function measured(what: string, body: (env: NodeJS.ProcessEnv) => Promise<void>): Promise<Figures> {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), "lvs-bench-counts-"));
   let wallMs: number;
   let counts: Omit<Figures, "wallMs">[];
@@ -60,12 +63,14 @@ async function measured(body: (env: NodeJS.ProcessEnv) => Promise<void>): Promis
     fs.rmSync(dir, { recursive: true, force: true });
   }
   const working = counts.filter((c) => c.connections > 0);
-  return {
+  const figures = {
     wallMs,
     connections: counts.reduce((sum, c) => sum + c.connections, 0),
     execs: counts.reduce((sum, c) => sum + c.execs, 0),
     peakRssBytes: Math.max(0, ...working.map((c) => c.peakRssBytes)),
   };
+  say(`bench: ${what} done at ${new Date().toISOString()}:${cells(figures)}`);
+  return figures;
 }
 
 async function tablesEqual(services: BenchService[], what: string): Promise<void> {
@@ -99,14 +104,14 @@ async function ours(perService: number): Promise<Record<Phase, Figures>> {
   const changed = benchServices(perService, true);
   const resources = SERVICES * perService + SERVICES + DIRECTORS.length + 1;
   try {
-    const create = await measured(async (env) => {
+    const create = await measured(`ours ${perService * SERVICES}: create`, async (env) => {
       const result = await stack(initial, env).up();
       if (result.summary.created.length !== resources) {
         throw new Error(`create: ${result.summary.created.length} resources created, expected ${resources}`);
       }
     });
     await tablesEqual(initial, "ours after create");
-    const change = await measured(async (env) => {
+    const change = await measured(`ours ${perService * SERVICES}: change`, async (env) => {
       const result = await stack(changed, env).up();
       const expected = (SERVICES * perService) / 10;
       if (result.summary.updated.length !== expected) {
@@ -114,13 +119,13 @@ async function ours(perService: number): Promise<Record<Phase, Figures>> {
       }
     });
     await tablesEqual(changed, "ours after the weight change");
-    const refresh = await measured(async (env) => {
+    const refresh = await measured(`ours ${perService * SERVICES}: refresh`, async (env) => {
       const result = await stack(changed, env).refresh();
       // Directors' outputs carry the live table, which the real servers changed: only entries can drift.
       const drift = result.steps.filter((s) => s.op !== "same" && /lvs:(RealServer|VirtualService)::/.test(s.urn));
       if (drift.length) throw new Error(`refresh: ${drift.length} resources drifted (${drift[0].urn})`);
     });
-    const destroy = await measured(async (env) => {
+    const destroy = await measured(`ours ${perService * SERVICES}: destroy`, async (env) => {
       await stack(changed, env).destroy();
     });
     await tablesEqual([], "ours after destroy");
@@ -163,6 +168,7 @@ async function perCommand(perService: number): Promise<Record<Phase, Figures>> {
     runPerCommand({ parallel: 8, stages: stages.map(onDirectors) }, env);
 
   const create = await measured(
+    `per-command ${perService * SERVICES}: create`,
     run([
       initial.map((s) => `ipvsadm -A ${service(s)} -s wrr`),
       each(initial, (s, rs) => `ipvsadm -a ${service(s)} -r ${rs.address}:${s.port} -g -w ${rs.weight}`),
@@ -174,10 +180,14 @@ async function perCommand(perService: number): Promise<Record<Phase, Figures>> {
       .filter((rs, r) => rs.weight !== initial[i].realServers[r].weight)
       .map((rs) => `ipvsadm -e ${service(s)} -r ${rs.address}:${s.port} -g -w ${rs.weight}`),
   );
-  const change = await measured(run([weightChanges]));
+  const change = await measured(`per-command ${perService * SERVICES}: change`, run([weightChanges]));
   await tablesEqual(changed, "per-command after the weight change");
-  const refresh = await measured(run([each(changed, (s) => `ipvsadm -Ln ${service(s)}`)]));
+  const refresh = await measured(
+    `per-command ${perService * SERVICES}: refresh`,
+    run([each(changed, (s) => `ipvsadm -Ln ${service(s)}`)]),
+  );
   const destroy = await measured(
+    `per-command ${perService * SERVICES}: destroy`,
     run([
       each(changed, (s, rs) => `ipvsadm -d ${service(s)} -r ${rs.address}:${s.port}`),
       changed.map((s) => `ipvsadm -D ${service(s)}`),
@@ -189,14 +199,14 @@ async function perCommand(perService: number): Promise<Record<Phase, Figures>> {
 
 const seconds = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
 const megabytes = (bytes: number) => `${Math.round(bytes / 2 ** 20)} MB`;
+const cells = (f: Figures) =>
+  `${seconds(f.wallMs).padStart(9)} ${String(f.connections).padStart(6)} ${String(f.execs).padStart(6)} ${megabytes(f.peakRssBytes).padStart(9)}`;
 
 function report(size: number, mine: Record<Phase, Figures>, theirs: Record<Phase, Figures> | undefined): void {
   say(`\nbench: ${size} real servers (1 HA pair x ${SERVICES} services x ${size / SERVICES})`);
   say(
     "phase     ours: wall  conns  execs  peak RSS | per-command: wall  conns  execs  peak RSS | ratio per-command/ours",
   );
-  const cells = (f: Figures) =>
-    `${seconds(f.wallMs).padStart(9)} ${String(f.connections).padStart(6)} ${String(f.execs).padStart(6)} ${megabytes(f.peakRssBytes).padStart(9)}`;
   for (const phase of PHASES) {
     const a = mine[phase];
     const b = theirs?.[phase];

@@ -33,8 +33,10 @@ if (dir) {
     input.includes("lvs-pulumi-fact") ? "read" : input && `${(input.match(/lvs_step=/g) || []).length} steps`;
   // The host's lock shell takes the lock and runs its holder's reads and scripts (provider/remote/lock.ts,
   // lock-shell.ts): one line each as well, from the write of the command to its end line (0 ms to open; the head is
-  // what went to the shell).
+  // what went to the shell; #n: which shell of the process, so one host's timeline can be followed).
+  let shells = 0;
   const traceLockShell = (stream) => {
+    const shell = ++shells;
     const pending = new Map();
     let tail = "";
     const write = stream.write;
@@ -50,7 +52,7 @@ if (dir) {
         if (!tail.includes(`\n${tag} `)) continue;
         pending.delete(tag);
         const head = text.replace(/\s+/g, " ").slice(0, 160);
-        const line = `${started} 0 ${Date.now() - started} ${process.pid} ${text.length} ${JSON.stringify(kindOf(text))} in-lock ${head}\n`;
+        const line = `${started} 0 ${Date.now() - started} ${process.pid} ${text.length} ${JSON.stringify(kindOf(text))} in-lock#${shell} ${head}\n`;
         fs.appendFileSync(trace, line);
       }
     });
