@@ -70,6 +70,12 @@ export interface Step {
 export class Engine {
   /** Every provider call made, in order. */
   readonly operations: Operation[] = [];
+  /**
+   * The state file's records besides the resources, as last read or written: a step's write replaces the resources
+   * only, without reading the file again (the CLI keeps its snapshot in memory; a parse per step costs ~0.1 s at a
+   * thousand resources).
+   */
+  private otherRecords?: Omit<StateFile, "resources">;
 
   constructor(
     readonly host: ProviderHost,
@@ -83,8 +89,11 @@ export class Engine {
   }
 
   readStateFile(): StateFile {
-    if (!fs.existsSync(this.statePath)) return { resources: {} };
-    return JSON.parse(fs.readFileSync(this.statePath, "utf8")) as StateFile;
+    const file = fs.existsSync(this.statePath)
+      ? (JSON.parse(fs.readFileSync(this.statePath, "utf8")) as StateFile)
+      : { resources: {} };
+    this.otherRecords = otherRecordsOf(file);
+    return file;
   }
 
   private async ensureConfigured(): Promise<void> {
@@ -109,10 +118,11 @@ export class Engine {
 
   /** @internal (Deployment) */
   writeState(state: State): void {
-    this.writeStateFile({ ...this.readStateFile(), resources: state });
+    this.writeStateFile({ ...(this.otherRecords ?? this.readStateFile()), resources: state });
   }
 
   writeStateFile(file: StateFile): void {
+    this.otherRecords = otherRecordsOf(file);
     // The file holds secret outputs (connections with keys): readable by its owner only, like the lab's key.
     fs.writeFileSync(this.statePath, JSON.stringify(file, null, 2) + "\n", { mode: 0o600 });
   }
@@ -235,12 +245,14 @@ export class Deployment {
     const secretInputs = Object.keys(wire).filter((k) => isSecretWrapper(wire[k]));
     const news = stripSecrets(wire) as PropertyMap;
     const prior = old[urn];
-    const record = (entry: StateEntry, kind: keyof Summary, step: Omit<Step, "urn">): StateEntry => {
+    // `write: false`: the entry is kept for the next write (the CLI elides the checkpoint of a same step that changes
+    // nothing stored: sameSnapshotMutation.mustWrite).
+    const record = (entry: StateEntry, kind: keyof Summary, step: Omit<Step, "urn">, write = true): StateEntry => {
       this.steps.push({ urn, ...step });
       summary[kind].push(urn);
       if (this.preview) return entry;
       state[urn] = entry;
-      engine.writeState(state);
+      if (write) engine.writeState(state);
       return entry;
     };
     // What a preview answers for a resource it would create or update: the checked inputs as outputs, no id.
@@ -270,11 +282,13 @@ export class Deployment {
       diff.changes === "some" || (diff.changes === "unknown" && !isDeepStrictEqual(prior.inputs, checked));
     if (!changed) {
       // A "same" step: the engine records the new inputs but keeps the old outputs (and their old `__provider`).
-      return record({ ...prior, inputs: checked, dependencies: res.dependencies }, "unchanged", {
-        op: "same",
-        diffKeys: [],
-        replaceKeys: [],
-      });
+      const nothingNew = isDeepStrictEqual(prior.inputs, checked) && sameMembers(prior.dependencies, res.dependencies);
+      return record(
+        { ...prior, inputs: checked, dependencies: res.dependencies },
+        "unchanged",
+        { op: "same", diffKeys: [], replaceKeys: [] },
+        !nothingNew,
+      );
     }
     const diffKeys = changedKeys(prior.inputs, checked);
     if (diff.replaces.length === 0) {
@@ -342,6 +356,15 @@ export function changedKeys(olds: PropertyMap, news: PropertyMap): string[] {
   const keys = new Set([...Object.keys(olds), ...Object.keys(news)]);
   keys.delete("__provider");
   return [...keys].filter((k) => !isDeepStrictEqual(olds[k], news[k])).sort();
+}
+
+function otherRecordsOf(file: StateFile): Omit<StateFile, "resources"> {
+  return { components: file.components, outputs: file.outputs };
+}
+
+/** Dependencies recorded alike (none recorded is not the same as an empty list: see DesiredResource). */
+function sameMembers(a: string[] | undefined, b: string[] | undefined): boolean {
+  return a === undefined || b === undefined ? a === b : isDeepStrictEqual([...a].sort(), [...b].sort());
 }
 
 function emptySummary(): Summary {

@@ -57,10 +57,17 @@ test("first deploy creates in order and records {id, inputs, outputs} in the sta
   expect(state[A].inputs).toMatchObject({ content: "A1", __provider: providers.v1 });
 });
 
-test("second run with nothing changed: all unchanged (check + diff only)", async () => {
-  const s = await engine.deploy([file("a", "A1", providers.v1), file("b", "B1", providers.v1)]);
+test("second run with nothing changed: all unchanged (check + diff only), the state written once at the end", async () => {
+  const written = () => fs.statSync(statePath).mtimeMs;
+  const before = written();
+  const deployment = await engine.begin();
+  for (const name of ["a", "b"]) await deployment.apply(file(name, name.toUpperCase() + "1", providers.v1));
+  // As the CLI elides the checkpoint of a same step that stores nothing new: no write per resource.
+  expect(written()).toBe(before);
+  const s = await deployment.finish();
   expect(s).toEqual({ created: [], updated: [], replaced: [], deleted: [], unchanged: [A, B] });
   expect(ops()).toEqual(["check a", "diff a", "check b", "diff b"]);
+  expect(written()).not.toBe(before);
 });
 
 test("a code-only change is unchanged because diff says changes=false; outputs keep the old __provider", async () => {
