@@ -73,6 +73,10 @@ async function measured(what: string, body: (env: NodeJS.ProcessEnv) => Promise<
   return figures;
 }
 
+/** A phase as the progress lines name it, e.g. `ours 1000: create`. */
+const phaseLabel = (side: "ours" | "per-command", perService: number, name: Phase) =>
+  `${side} ${perService * SERVICES}: ${name}`;
+
 async function tablesEqual(services: BenchService[], what: string): Promise<void> {
   const desired = desiredTable(services);
   for (const director of DIRECTORS) {
@@ -104,14 +108,14 @@ async function ours(perService: number): Promise<Record<Phase, Figures>> {
   const changed = benchServices(perService, true);
   const resources = SERVICES * perService + SERVICES + DIRECTORS.length + 1;
   try {
-    const create = await measured(`ours ${perService * SERVICES}: create`, async (env) => {
+    const create = await measured(phaseLabel("ours", perService, "create"), async (env) => {
       const result = await stack(initial, env).up();
       if (result.summary.created.length !== resources) {
         throw new Error(`create: ${result.summary.created.length} resources created, expected ${resources}`);
       }
     });
     await tablesEqual(initial, "ours after create");
-    const change = await measured(`ours ${perService * SERVICES}: change`, async (env) => {
+    const change = await measured(phaseLabel("ours", perService, "change"), async (env) => {
       const result = await stack(changed, env).up();
       const expected = (SERVICES * perService) / 10;
       if (result.summary.updated.length !== expected) {
@@ -119,13 +123,13 @@ async function ours(perService: number): Promise<Record<Phase, Figures>> {
       }
     });
     await tablesEqual(changed, "ours after the weight change");
-    const refresh = await measured(`ours ${perService * SERVICES}: refresh`, async (env) => {
+    const refresh = await measured(phaseLabel("ours", perService, "refresh"), async (env) => {
       const result = await stack(changed, env).refresh();
       // Directors' outputs carry the live table, which the real servers changed: only entries can drift.
       const drift = result.steps.filter((s) => s.op !== "same" && /lvs:(RealServer|VirtualService)::/.test(s.urn));
       if (drift.length) throw new Error(`refresh: ${drift.length} resources drifted (${drift[0].urn})`);
     });
-    const destroy = await measured(`ours ${perService * SERVICES}: destroy`, async (env) => {
+    const destroy = await measured(phaseLabel("ours", perService, "destroy"), async (env) => {
       await stack(changed, env).destroy();
     });
     await tablesEqual([], "ours after destroy");
@@ -168,7 +172,7 @@ async function perCommand(perService: number): Promise<Record<Phase, Figures>> {
     runPerCommand({ parallel: 8, stages: stages.map(onDirectors) }, env);
 
   const create = await measured(
-    `per-command ${perService * SERVICES}: create`,
+    phaseLabel("per-command", perService, "create"),
     run([
       initial.map((s) => `ipvsadm -A ${service(s)} -s wrr`),
       each(initial, (s, rs) => `ipvsadm -a ${service(s)} -r ${rs.address}:${s.port} -g -w ${rs.weight}`),
@@ -180,14 +184,14 @@ async function perCommand(perService: number): Promise<Record<Phase, Figures>> {
       .filter((rs, r) => rs.weight !== initial[i].realServers[r].weight)
       .map((rs) => `ipvsadm -e ${service(s)} -r ${rs.address}:${s.port} -g -w ${rs.weight}`),
   );
-  const change = await measured(`per-command ${perService * SERVICES}: change`, run([weightChanges]));
+  const change = await measured(phaseLabel("per-command", perService, "change"), run([weightChanges]));
   await tablesEqual(changed, "per-command after the weight change");
   const refresh = await measured(
-    `per-command ${perService * SERVICES}: refresh`,
+    phaseLabel("per-command", perService, "refresh"),
     run([each(changed, (s) => `ipvsadm -Ln ${service(s)}`)]),
   );
   const destroy = await measured(
-    `per-command ${perService * SERVICES}: destroy`,
+    phaseLabel("per-command", perService, "destroy"),
     run([
       each(changed, (s, rs) => `ipvsadm -d ${service(s)} -r ${rs.address}:${s.port}`),
       changed.map((s) => `ipvsadm -D ${service(s)}`),
