@@ -31,3 +31,13 @@ export async function droppedDirectors<T extends ConnectionSpec>(
   const ids = await Promise.all(candidates.map(identify));
   return candidates.filter((_d, i) => ids[i] === undefined || !kept.includes(ids[i]));
 }
+
+/**
+ * Runs `each` on every director and waits for all of them before failing with the first error: an undo that follows
+ * a failure must not race the directors still being written (it would read their tables half-way).
+ */
+export async function onEveryDirector<T>(directors: T[], each: (director: T) => Promise<void>): Promise<void> {
+  const results = await Promise.allSettled(directors.map(each));
+  const failed = results.find((r): r is PromiseRejectedResult => r.status === "rejected");
+  if (failed) throw failed.reason;
+}

@@ -9,6 +9,17 @@ import { desiredDestination, desiredSnatRule } from "../plan/desiredEntries";
 import { planFiles, pruneBatchDirs } from "../plan/files";
 import { formerFileOf, holdsDestination, holdsSnatRule, planFormerFileRemoval } from "../plan/formerFiles";
 import { HostClaim } from "../plan/hostClaim";
+import {
+  Actor,
+  Owner,
+  claimIdsOf,
+  parseOwners,
+  planOwners,
+  Release,
+  releasedClaimIds,
+  withOwner,
+  withoutOwner,
+} from "../plan/owners";
 import { Step } from "../plan/script";
 import { planCheckedRepair } from "../plan/checkedRealServer";
 import { planDestination, planDestinationRemoval } from "../plan/realServer";
@@ -21,6 +32,7 @@ import {
   destinationFragmentPath,
   formerPath,
   KEEPALIVED_CHECKED_DIR,
+  ownersPath,
   snatFragmentPath,
 } from "../render/paths";
 import { renderCheckedRealServer, renderCheckScript, renderExecScript } from "../render/checkedServices";
@@ -49,6 +61,8 @@ interface DirectorEntry {
   dest: IpvsDestination;
   snat: SnatRule | undefined;
   fragment: string;
+  /** Who owns the entry on the director (plan/owners.ts). */
+  ownersFile: string;
   snatFragment: string;
   formerFragment: string | undefined;
   formerSnatFragment: string | undefined;
@@ -69,6 +83,7 @@ function directorEntry(inputs: RealServerInputs, removing = false): DirectorEntr
     dest,
     snat: desiredSnatRule(inputs),
     fragment: destinationFragmentPath(key),
+    ownersFile: realServerOwnersPath(key),
     snatFragment: snatFragmentPath(key),
     formerFragment: formerPath(destinationFragmentPath, key),
     formerSnatFragment: formerPath(snatFragmentPath, key),
@@ -108,12 +123,15 @@ function realServerRemoval(dest: IpvsDestination, key: string): CheckedChange {
   return checkedRemoval(serviceKey(dest.service), [paths.block, paths.checkScript, paths.notifyUp, paths.notifyDown]);
 }
 
+/** The owners file of a real server's entry on a director (drain reads it too). */
+export const realServerOwnersPath = (key: string) => ownersPath(`rs:${key}`);
+
 const directorClaimId = (key: string) => `rs-director:${key}`;
 
 /** The director-side needs of NAT: forwarding for replies; fullnat also tracks IPVS connections for its SNAT. */
-function directorClaim(entry: DirectorEntry): HostClaim {
+function directorClaim(entry: DirectorEntry, id: string): HostClaim {
   const claim: HostClaim = {
-    id: directorClaimId(entry.key),
+    id,
     vips: [],
     sysctls: {},
     routes: [],
@@ -144,7 +162,7 @@ const holdsNothing = (claim: HostClaim) =>
  * The director's table (without thresholds: see convergeOnDirector), boot replay, files, SNAT rules (when an entry
  * has one) and claims: one round trip.
  */
-async function readDirector(session: HostSession, entries: DirectorEntry[]) {
+async function readDirector(session: HostSession, entries: DirectorEntry[], actors: Actor[]) {
   const snat = entries.some((e) => e.snat !== undefined);
   const checkedKeys = [...new Set(entries.flatMap((e) => (e.checked ? [e.checked.serviceKey] : [])))];
   const { facts, file } = await session.readWithFiles(
@@ -154,14 +172,15 @@ async function readDirector(session: HostSession, entries: DirectorEntry[]) {
       ...(snat ? { snat4: snatRulesFact("inet"), snat6: snatRulesFact("inet6") } : {}),
       ...ipvsBootFacts(),
     },
-    entries.flatMap((e) => [
+    entries.flatMap((e, i) => [
       e.fragment,
+      e.ownersFile,
       e.snatFragment,
       e.formerFragment,
       e.formerSnatFragment,
       e.checkedService,
       ...(e.checked ?? e.handBack)!.files.map((f) => f.path),
-      ...claimFilePaths([directorClaimId(e.key)]),
+      ...claimFilePaths(Object.values(claimIdsOf(directorClaimId(e.key), actors[i])).flat()),
     ]),
   );
   const snatRules = (rule: SnatRule) => (ipFamily(rule.rip) === "inet6" ? facts.snat6 : facts.snat4) ?? [];
@@ -187,66 +206,81 @@ async function readDirector(session: HostSession, entries: DirectorEntry[]) {
     /** A checked entry whose service was handed back: keepalived no longer has it, the entry is ours to delete. */
     handedBack: (entry: DirectorEntry) => entry.checked !== undefined && file(entry.checkedService) === null,
     storedClaims: storedClaimIds(
-      entries.map((e) => directorClaimId(e.key)),
+      entries.flatMap((e, i) => Object.values(claimIdsOf(directorClaimId(e.key), actors[i])).flat()),
       file,
     ),
+    owners: (entry: DirectorEntry) => parseOwners(file(entry.ownersFile)),
+    /** The step that records `owners` as the entry's (none when they are what the file says). */
+    ownersSteps: (entry: DirectorEntry, owners: Owner[] | undefined): Step[] =>
+      planOwners(entry.ownersFile, owners, file(entry.ownersFile)),
   };
 }
 
 /** Writes a real server's entry on a director, with the real servers that arrive with it (see host-batch.ts). */
-export const convergeOnDirector = hostBatcher<RealServerInputs>(async (session, items, merge) => {
-  const entries = items.map((inputs) => directorEntry(inputs));
-  const live = await readDirector(session, entries);
-  // Real servers that exist are compared with what is wanted, thresholds included: those take a second listing.
-  if (entries.some((e) => live.facts.table.destinations[e.key])) {
-    withThresholds(live.facts.table, (await session.read({ thresholds: ipvsThresholdsFact() })).thresholds);
-  }
-  const refused = await refuseCheckedChanges(session, live.checkedKeys, live.facts, entries, live.file);
-  const claims: HostClaim[] = [];
-  const released: string[] = [];
-  const planned = planBatch(entries, (entry) => {
-    const former = live.formerOf(entry);
-    const table = live.facts.table;
-    if (entry.checked && refused) throw refused;
-    if (entry.handBack && live.file(entry.checkedService) !== null) {
-      throw new Error(
-        `host ${session.name}: real server ${entry.key}: its virtual service is still checked on this director ` +
-          `(keepalived owns the entry): apply the service first; nothing was changed`,
-      );
+export const convergeOnDirector = hostBatcher<{ inputs: RealServerInputs; actor: Actor }>(
+  async (session, items, merge) => {
+    const entries = items.map(({ inputs }) => directorEntry(inputs));
+    const actors = items.map((item) => item.actor);
+    const live = await readDirector(session, entries, actors);
+    // Real servers that exist are compared with what is wanted, thresholds included: those take a second listing.
+    if (entries.some((e) => live.facts.table.destinations[e.key])) {
+      withThresholds(live.facts.table, (await session.read({ thresholds: ipvsThresholdsFact() })).thresholds);
     }
-    const ours =
-      live.file(entry.fragment) ??
-      former.fragment?.content ??
-      live.file((entry.checked ?? entry.handBack)!.files[0].path);
-    refuseForeign(session, `real server ${entry.key}`, table.destinations[entry.key], ours, entry.inputs.adopt);
-    const claim = directorClaim(entry);
-    if (!holdsNothing(claim)) claims.push(claim);
-    else if (live.storedClaims.has(claim.id)) released.push(claim.id);
-    const { snat } = entry;
-    return [
-      ...planFiles(
-        [
-          // keepalived adds (or takes over) a checked service's real server: no boot fragment of ours.
-          { path: entry.fragment, content: entry.checked ? null : renderDestinationRules(entry.dest) },
-          ...(snat ? [{ path: entry.snatFragment, content: renderSnatRule(snat) }] : []),
-        ],
-        { [entry.fragment]: live.file(entry.fragment), [entry.snatFragment]: live.file(entry.snatFragment) },
-      ),
-      ...planFormerFileRemoval(former.fragment),
-      ...planFormerFileRemoval(former.snat),
-      // SNAT before the destination: the first packet forwarded must already leave with the DIP.
-      ...(snat ? planSnatRule(snat, live.snatRules(snat)) : []),
-      ...(entry.checked
-        ? [...checkedFileSteps(entry.checked, live.file), ...repairSteps(entry, live)]
-        : [...planDestination(entry.dest, table), ...live.leftoverSteps(entry.handBack)]),
-    ];
-  });
-  // Forwarding (NAT) is on before a destination that needs it is added.
-  if (claims.length + released.length > 0) await applyHostClaims(session, claims, released);
-  const outcomes = await applyBatch(session, planned, merge, installIpvsBoot(live.facts));
-  await activateCheckedItems(session, live.checkedKeys, live.facts, entries, outcomes, NOTHING_REMOVED);
-  return outcomes;
-});
+    const refused = await refuseCheckedChanges(session, live.checkedKeys, live.facts, entries, live.file);
+    const claims: HostClaim[] = [];
+    const released: string[] = [];
+    const planned = planBatch(entries, (entry) => {
+      const former = live.formerOf(entry);
+      const table = live.facts.table;
+      if (entry.checked && refused) throw refused;
+      if (entry.handBack && live.file(entry.checkedService) !== null) {
+        throw new Error(
+          `host ${session.name}: real server ${entry.key}: its virtual service is still checked on this director ` +
+            `(keepalived owns the entry): apply the service first; nothing was changed`,
+        );
+      }
+      const ours =
+        live.file(entry.fragment) ??
+        former.fragment?.content ??
+        live.file((entry.checked ?? entry.handBack)!.files[0].path);
+      const what = `real server ${entry.key}`;
+      const foreign = table.destinations[entry.key] !== undefined && ours === null;
+      const actor = actors[entries.indexOf(entry)];
+      const owners = withOwner(live.owners(entry), actor, foreign, what, session.name);
+      refuseForeign(session, what, table.destinations[entry.key], ours, entry.inputs.adopt);
+      // The claim is held under the owner's own id: a claim of an older lvs-pulumi or of the former URN gives way.
+      const ids = claimIdsOf(directorClaimId(entry.key), actor);
+      released.push(...ids.superseded.filter((id) => live.storedClaims.has(id)));
+      const claim = directorClaim(entry, ids.own);
+      if (!holdsNothing(claim)) claims.push(claim);
+      else if (live.storedClaims.has(claim.id)) released.push(claim.id);
+      const { snat } = entry;
+      return [
+        ...live.ownersSteps(entry, owners),
+        ...planFiles(
+          [
+            // keepalived adds (or takes over) a checked service's real server: no boot fragment of ours.
+            { path: entry.fragment, content: entry.checked ? null : renderDestinationRules(entry.dest) },
+            ...(snat ? [{ path: entry.snatFragment, content: renderSnatRule(snat) }] : []),
+          ],
+          { [entry.fragment]: live.file(entry.fragment), [entry.snatFragment]: live.file(entry.snatFragment) },
+        ),
+        ...planFormerFileRemoval(former.fragment),
+        ...planFormerFileRemoval(former.snat),
+        // SNAT before the destination: the first packet forwarded must already leave with the DIP.
+        ...(snat ? planSnatRule(snat, live.snatRules(snat)) : []),
+        ...(entry.checked
+          ? [...checkedFileSteps(entry.checked, live.file), ...repairSteps(entry, live)]
+          : [...planDestination(entry.dest, table), ...live.leftoverSteps(entry.handBack)]),
+      ];
+    });
+    // Forwarding (NAT) is on before a destination that needs it is added.
+    if (claims.length + released.length > 0) await applyHostClaims(session, claims, released);
+    const outcomes = await applyBatch(session, planned, merge, installIpvsBoot(live.facts));
+    await activateCheckedItems(session, live.checkedKeys, live.facts, entries, outcomes, NOTHING_REMOVED);
+    return outcomes;
+  },
+);
 
 /**
  * A checked real server whose file stays as it is: keepalived's entry repaired when it was edited by hand (a new or
@@ -259,50 +293,72 @@ function repairSteps(entry: DirectorEntry, live: Awaited<ReturnType<typeof readD
 }
 
 /** Removes a real server's entry, files, SNAT rule and claim from a director, batched like convergeOnDirector. */
-export const removeFromDirector = hostBatcher<RealServerInputs>(async (session, items, merge) => {
-  const entries = items.map((inputs) => directorEntry(inputs, true));
-  const live = await readDirector(session, entries);
-  const planned = planBatch(entries, (entry) => {
-    const former = live.formerOf(entry);
-    const fragment = live.file(entry.fragment);
-    const { snat, dest } = entry;
-    const keepalivedFiles = entry.checked ?? entry.handBack;
-    return [
-      ...planFiles([{ path: entry.fragment, content: null }], { [entry.fragment]: fragment }),
-      ...planFormerFileRemoval(former.fragment),
-      // Only an entry we created or adopted (it has our boot fragment or keepalived's file): never one that was there
-      // before. A checked service's real server goes with keepalived's reload, unless the service was handed back.
-      ...(entry.checked && !live.handedBack(entry)
-        ? checkedFileSteps(entry.checked, live.file)
-        : fragment !== null || former.fragment !== undefined || live.file(keepalivedFiles?.files[0].path) !== null
+export const removeFromDirector = hostBatcher<{ inputs: RealServerInputs; actor: Actor }>(
+  async (session, items, merge) => {
+    const actors = items.map((item) => item.actor);
+    const read = items.map(({ inputs }) => directorEntry(inputs, true));
+    const live = await readDirector(session, read, actors);
+    const releases: Release[] = read.map((entry, i) => withoutOwner(live.owners(entry), actors[i]));
+    // An entry that another owner still holds keeps its files and keepalived's part: only the owners file changes.
+    const entries = read.map((entry, i) => (releases[i].removeEntry ? entry : { ...entry, checked: undefined }));
+    const planned = planBatch(entries, (entry) => {
+      const release = releases[entries.indexOf(entry)];
+      const owners = live.ownersSteps(entry, release.owners);
+      if (!release.last) return owners;
+      const former = live.formerOf(entry);
+      const fragment = live.file(entry.fragment);
+      const { snat, dest } = entry;
+      const keepalivedFiles = entry.checked ?? entry.handBack;
+      // An undone create that only adopted the entry: it stays live as it was found, without our files.
+      if (!release.removeEntry) {
+        return [
+          ...owners,
+          ...planFiles([{ path: entry.fragment, content: null }], { [entry.fragment]: fragment }),
+          ...planFormerFileRemoval(former.fragment),
+        ];
+      }
+      return [
+        ...owners,
+        ...planFiles([{ path: entry.fragment, content: null }], { [entry.fragment]: fragment }),
+        ...planFormerFileRemoval(former.fragment),
+        // Only an entry we created or adopted (it has our boot fragment or keepalived's file): never one that was there
+        // before. A checked service's real server goes with keepalived's reload, unless the service was handed back.
+        ...(entry.checked && !live.handedBack(entry)
+          ? checkedFileSteps(entry.checked, live.file)
+          : fragment !== null || former.fragment !== undefined || live.file(keepalivedFiles?.files[0].path) !== null
+            ? [
+                ...planDestinationRemoval(dest.service, dest.address, dest.port, live.facts.table),
+                ...live.leftoverSteps(keepalivedFiles),
+              ]
+            : []),
+        ...(snat
           ? [
-              ...planDestinationRemoval(dest.service, dest.address, dest.port, live.facts.table),
-              ...live.leftoverSteps(keepalivedFiles),
+              ...planFiles([{ path: entry.snatFragment, content: null }], {
+                [entry.snatFragment]: live.file(entry.snatFragment),
+              }),
+              ...planFormerFileRemoval(former.snat),
+              ...planSnatRuleRemoval(snat, live.snatRules(snat)),
             ]
           : []),
-      ...(snat
-        ? [
-            ...planFiles([{ path: entry.snatFragment, content: null }], {
-              [entry.snatFragment]: live.file(entry.snatFragment),
-            }),
-            ...planFormerFileRemoval(former.snat),
-            ...planSnatRuleRemoval(snat, live.snatRules(snat)),
-          ]
-        : []),
-    ];
-  });
-  const outcomes = await applyBatch(session, planned, merge);
-  const reloaded = entries.map((e) => (live.handedBack(e) ? { ...e, checked: undefined } : e));
-  const gone = (table: IpvsTable) => reloaded.filter((e) => e.checked && table.destinations[e.key] !== undefined);
-  await activateCheckedItems(session, live.checkedKeys, live.facts, reloaded, outcomes, {
-    left: (table) => gone(table).map((e) => e.key),
-    steps: (table) =>
-      gone(table).flatMap(({ dest }) => planDestinationRemoval(dest.service, dest.address, dest.port, table)),
-  });
-  const released = entries
-    .filter((e, i) => "done" in outcomes[i] && live.storedClaims.has(directorClaimId(e.key)))
-    .map((e) => directorClaimId(e.key));
-  if (released.length > 0) await applyHostClaims(session, [], released);
-  await removeIpvsBootIfUnused(session);
-  return outcomes;
-});
+      ];
+    });
+    const outcomes = await applyBatch(session, planned, merge);
+    const reloaded = entries.map((e) => (live.handedBack(e) ? { ...e, checked: undefined } : e));
+    const gone = (table: IpvsTable) => reloaded.filter((e) => e.checked && table.destinations[e.key] !== undefined);
+    await activateCheckedItems(session, live.checkedKeys, live.facts, reloaded, outcomes, {
+      left: (table) => gone(table).map((e) => e.key),
+      steps: (table) =>
+        gone(table).flatMap(({ dest }) => planDestinationRemoval(dest.service, dest.address, dest.port, table)),
+    });
+    // The actor's own claims; an older lvs-pulumi's claim only with the last owner (the others hold theirs).
+    const released = entries.flatMap((e, i) => {
+      if (!("done" in outcomes[i])) return [];
+      return releasedClaimIds(directorClaimId(e.key), actors[i], releases[i].last).filter((id) =>
+        live.storedClaims.has(id),
+      );
+    });
+    if (released.length > 0) await applyHostClaims(session, [], released);
+    await removeIpvsBootIfUnused(session);
+    return outcomes;
+  },
+);

@@ -3,6 +3,7 @@
 import { Fact } from "../facts/fact";
 import { routesFact } from "../facts/routes";
 import { HostClaim } from "../plan/hostClaim";
+import { Actor, claimIdsOf, releasedClaimIds } from "../plan/owners";
 import { realServerClaim } from "../plan/realServerClaim";
 import { command } from "../plan/shell";
 import { ipFamily } from "../schemas/ip";
@@ -13,8 +14,11 @@ import { HostSession } from "./session";
 
 export const hostClaimId = (key: string) => `rs:${key}`;
 
-/** `claim`: the real server `inputs` of destination `key` is set up on the host; `release`: it no longer is. */
-type HostChange = { claim: RealServerInputs; key: string } | { release: string };
+/**
+ * `claim`: the real server `inputs` of destination `key` is set up on the host; `release`: it no longer is. Each owner
+ * holds its own claim (plan/owners.ts): a renamed resource's new claim keeps the setup when the old one is released.
+ */
+type HostChange = { claim: RealServerInputs; key: string; actor: Actor } | { release: string; actor: Actor };
 
 const changeId = (change: HostChange) => hostClaimId("claim" in change ? change.key : change.release);
 
@@ -26,11 +30,14 @@ const onRealServerHost = hostBatcher<HostChange>(async (session, changes) => {
   for (const [i, change] of changes.entries()) {
     if (!first[i]) outcomes.push(AGAIN);
     else if ("release" in change) {
-      release.push(changeId(change));
+      // An older lvs-pulumi's claim (no owner in its id) may be another owner's too: it goes once no owner's is left.
+      release.push(...releasedClaimIds(changeId(change), change.actor, true));
       outcomes.push(DONE);
     } else {
       try {
-        add.push(realServerClaim(changeId(change), change.claim, await egressDevice(session, change.claim.address)));
+        const { own, superseded } = claimIdsOf(changeId(change), change.actor);
+        add.push(realServerClaim(own, change.claim, await egressDevice(session, change.claim.address)));
+        release.push(...superseded);
         outcomes.push(DONE);
       } catch (error) {
         outcomes.push({ error: error as Error });
@@ -45,10 +52,11 @@ export const claimOnRealServerHost = (
   host: NonNullable<RealServerInputs["host"]>,
   inputs: RealServerInputs,
   key: string,
-) => onRealServerHost(host, { claim: inputs, key });
+  actor: Actor,
+) => onRealServerHost(host, { claim: inputs, key, actor });
 
-export const releaseOnRealServerHost = (host: NonNullable<RealServerInputs["host"]>, key: string) =>
-  onRealServerHost(host, { release: key });
+export const releaseOnRealServerHost = (host: NonNullable<RealServerInputs["host"]>, key: string, actor: Actor) =>
+  onRealServerHost(host, { release: key, actor });
 
 // The interface holding the RIP is where ARP requests for the VIP arrive.
 async function egressDevice(session: HostSession, rip: string): Promise<string> {

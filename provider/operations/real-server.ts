@@ -7,16 +7,17 @@ import { desiredDestination, desiredSnatRule } from "../plan/desiredEntries";
 import { planFiles } from "../plan/files";
 import { holdsDestination, holdsSnatRule, planFormerFileRemoval } from "../plan/formerFiles";
 import { Health, judgedEntry } from "../plan/checkedRealServer";
+import { Actor, parseOwners, withoutOwner } from "../plan/owners";
 import { planQuiesce, sameDestination } from "../plan/realServer";
 import { planSnatRuleRemoval, sameSnatRule } from "../plan/snat";
 import { checkedRealServerPaths, destinationFragmentPath, snatFragmentPath } from "../render/paths";
 import { connectionKey, log } from "../remote";
 import { ipFamily } from "../schemas/ip";
 import { RealServerInputs } from "../schemas/realServer";
-import { droppedDirectors, sameMachine } from "./directors";
+import { droppedDirectors, onEveryDirector, sameMachine } from "./directors";
 import { readFormerFile } from "./former-files";
 import { Listed, listedEntry, listedOn } from "./listing";
-import { convergeOnDirector, removeFromDirector } from "./real-server-director";
+import { convergeOnDirector, realServerOwnersPath, removeFromDirector } from "./real-server-director";
 import { claimOnRealServerHost, releaseOnRealServerHost } from "./real-server-host";
 import { HostSession, withHost } from "./session";
 import { sharedCheckerState, sharedConnectionCounts, sharedIpvsTable } from "./shared-reads";
@@ -30,15 +31,19 @@ export function realServerId(inputs: RealServerInputs): string {
  * Real server host first (VIP and ARP settings in place before any packet is sent to it), then the directors.
  * `previous` is the state before an update: what it had and the new inputs do not is released.
  */
-export async function applyRealServer(inputs: RealServerInputs, previous?: RealServerInputs): Promise<void> {
+export async function applyRealServer(
+  inputs: RealServerInputs,
+  actor: Actor,
+  previous?: RealServerInputs,
+): Promise<void> {
   const key = realServerId(inputs);
   if (inputs.host) {
-    await claimOnRealServerHost(inputs.host, inputs, key);
+    await claimOnRealServerHost(inputs.host, inputs, key, actor);
   }
-  await Promise.all(inputs.directors.map((director) => convergeOnDirector(director, inputs)));
+  await onEveryDirector(inputs.directors, (director) => convergeOnDirector(director, { inputs, actor }));
   if (previous) {
     const dropped = await droppedDirectors(previous.directors, inputs.directors);
-    await Promise.all(dropped.map((director) => removeFromDirector(director, previous)));
+    await Promise.all(dropped.map((director) => removeFromDirector(director, { inputs: previous, actor })));
     // The old SNAT rule keeps matching until it is deleted (fullnat given up, or another snatSource).
     const oldSnat = desiredSnatRule(previous);
     if (oldSnat && !sameSnatRule(oldSnat, desiredSnatRule(inputs))) {
@@ -46,7 +51,7 @@ export async function applyRealServer(inputs: RealServerInputs, previous?: RealS
     }
     const oldHost = previous.host;
     if (oldHost && (!inputs.host || !(await sameMachine(oldHost, inputs.host)))) {
-      await releaseOnRealServerHost(oldHost, key);
+      await releaseOnRealServerHost(oldHost, key, actor);
     }
   }
 }
@@ -75,19 +80,22 @@ async function removeSnat(session: HostSession, inputs: RealServerInputs, next?:
  * Directors first (no new connections), then the real server's own setup. Absent pieces are skipped. With
  * drainSeconds, the directors stop sending it new connections and the removal waits for the active ones to end.
  */
-export async function removeRealServer(inputs: RealServerInputs): Promise<void> {
-  if (inputs.drainSeconds > 0) await drain(inputs);
-  await Promise.all(inputs.directors.map((director) => removeFromDirector(director, inputs)));
+export async function removeRealServer(inputs: RealServerInputs, actor: Actor): Promise<void> {
+  if (inputs.drainSeconds > 0 && !actor.undo) await drain(inputs, actor);
+  await onEveryDirector(inputs.directors, (director) => removeFromDirector(director, { inputs, actor }));
   if (inputs.host) {
-    await releaseOnRealServerHost(inputs.host, realServerId(inputs));
+    await releaseOnRealServerHost(inputs.host, realServerId(inputs), actor);
   }
 }
 
-/** Weight 0 on every director, then polls (shared, without the host locks) until no director counts an active one. */
-async function drain(inputs: RealServerInputs): Promise<void> {
+/**
+ * Weight 0 on every director where the entry goes with this removal, then polls (shared, without the host locks)
+ * until no director counts an active one. An entry another owner still holds (a rename) keeps serving.
+ */
+async function drain(inputs: RealServerInputs, actor: Actor): Promise<void> {
   const dest = desiredDestination(inputs);
   const key = realServerId(inputs);
-  await Promise.all(
+  const draining = await Promise.all(
     inputs.directors.map((director) =>
       withHost(director, async (session) => {
         // A checked service's real server is keepalived's entry: its weight 0 stays until the reload deletes it.
@@ -95,25 +103,28 @@ async function drain(inputs: RealServerInputs): Promise<void> {
         const live = await session.read({
           table: ipvsTableFact(),
           fragment: fileFact(destinationFragmentPath(key)),
+          owners: fileFact(realServerOwnersPath(key)),
           ...(block ? { block: fileFact(block) } : {}),
         });
+        if (!withoutOwner(parseOwners(live.owners), actor).removeEntry) return false;
         const former = await readFormerFile(session, destinationFragmentPath, key, holdsDestination(key));
         if (live.fragment !== null || former !== undefined || (live.block ?? null) !== null) {
           await session.apply(planQuiesce(dest.service, dest.address, dest.port, live.table));
         }
+        return true;
       }),
     ),
   );
+  const directors = inputs.directors.filter((_, i) => draining[i]);
+  if (directors.length === 0) return;
   log().info(
-    `real server ${key}: draining (weight 0 on ${inputs.directors.length} director(s)); waiting up to ` +
+    `real server ${key}: draining (weight 0 on ${directors.length} director(s)); waiting up to ` +
       `${inputs.drainSeconds} s for its active connections to end`,
   );
   const deadline = Date.now() + inputs.drainSeconds * 1000;
   for (;;) {
     const active = await Promise.all(
-      inputs.directors.map((director) =>
-        sharedConnectionCounts(director).then((counts) => counts[key]?.activeConn ?? 0),
-      ),
+      directors.map((director) => sharedConnectionCounts(director).then((counts) => counts[key]?.activeConn ?? 0)),
     );
     const left = active.reduce((a, b) => a + b, 0);
     if (left === 0) return;

@@ -9,11 +9,21 @@ import { planFiles } from "../plan/files";
 import { formerFileOf, holdsService, planFormerFileRemoval } from "../plan/formerFiles";
 import { ClaimedVip, HostClaim } from "../plan/hostClaim";
 import { planMarkRules } from "../plan/markRules";
+import {
+  Actor,
+  Owner,
+  claimIdsOf,
+  parseOwners,
+  planOwners,
+  releasedClaimIds,
+  withOwner,
+  withoutOwner,
+} from "../plan/owners";
 import { Step } from "../plan/script";
 import { planService, planServiceRemoval, sameService } from "../plan/virtualService";
 import { renderServiceRules } from "../render/ipvsRules";
 import { renderMarkRules } from "../render/markRules";
-import { checkedServicePaths, formerPath, markFragmentPath, serviceFragmentPath } from "../render/paths";
+import { checkedServicePaths, formerPath, markFragmentPath, ownersPath, serviceFragmentPath } from "../render/paths";
 import {
   renderCheckedService,
   renderCheckScript,
@@ -25,7 +35,7 @@ import { keepalivedRunsChecked } from "../plan/checkedServices";
 import { canonicalIp, hostPrefixLength, ipFamily } from "../schemas/ip";
 import { serviceFamily } from "../schemas/serviceIdentity";
 import { VirtualServiceInputs } from "../schemas/virtualService";
-import { droppedDirectors } from "./directors";
+import { droppedDirectors, onEveryDirector } from "./directors";
 import { applyBatch, hostBatcher, planBatch } from "./host-batch";
 import { applyHostClaims, claimFilePaths, storedClaimIds } from "./host-claims";
 import {
@@ -57,13 +67,14 @@ function vipClaimId(key: string): string {
  */
 export async function applyVirtualService(
   inputs: VirtualServiceInputs,
+  actor: Actor,
   previous?: VirtualServiceInputs,
 ): Promise<void> {
   // A VIP held before and not any more is released (bindVip true -> false): its claim would re-add it at boot.
   const releaseVip = previous?.bindVip === true && !binds(inputs);
-  await Promise.all(inputs.directors.map((director) => convergeOnDirector(director, { inputs, releaseVip })));
+  await onEveryDirector(inputs.directors, (director) => convergeOnDirector(director, { inputs, releaseVip, actor }));
   const removed = await droppedDirectors(previous?.directors ?? [], inputs.directors);
-  await Promise.all(removed.map((director) => removeFromDirector(director, inputs)));
+  await Promise.all(removed.map((director) => removeFromDirector(director, { inputs, actor })));
 }
 
 const binds = (inputs: VirtualServiceInputs) => inputs.bindVip && serviceVips(inputs).length > 0;
@@ -74,6 +85,8 @@ interface ServiceEntry {
   desired: IpvsService;
   key: string;
   fragment: string;
+  /** Who owns the entry on the director (plan/owners.ts). */
+  ownersFile: string;
   formerFragment: string | undefined;
   /** A fwmark service's mark rules file; undefined for a service of VIP:port. */
   markFragment: string | undefined;
@@ -91,6 +104,7 @@ function serviceEntry(inputs: VirtualServiceInputs): ServiceEntry {
     desired,
     key,
     fragment: serviceFragmentPath(key),
+    ownersFile: ownersPath(`vs:${key}`),
     formerFragment: formerPath(serviceFragmentPath, key),
     markFragment: isFwmarkService(desired.id) ? markFragmentPath(key) : undefined,
     checked: checkedChange(inputs, desired, key),
@@ -125,7 +139,7 @@ function serviceRemoval(key: string): CheckedChange {
 }
 
 /** Table, boot replay, the entries' files and claims and (for fwmark services) mark rules: one round trip. */
-async function readDirector(session: HostSession, entries: ServiceEntry[]) {
+async function readDirector(session: HostSession, entries: ServiceEntry[], actors: Actor[]) {
   const families = new Set(entries.filter((e) => e.markFragment).map((e) => serviceFamily(e.inputs)));
   const checkedNow = entries.filter((e) => e.checked).map((e) => e.key);
   const { facts: read, file } = await session.readWithFiles(
@@ -137,12 +151,13 @@ async function readDirector(session: HostSession, entries: ServiceEntry[]) {
       ...(families.has("inet") ? { marks4: markRulesFact("inet") } : {}),
       ...(families.has("inet6") ? { marks6: markRulesFact("inet6") } : {}),
     },
-    entries.flatMap((e) => [
+    entries.flatMap((e, i) => [
       e.fragment,
+      e.ownersFile,
       e.formerFragment,
       e.markFragment,
       ...(e.checked ?? e.handBack)!.files.map((f) => f.path),
-      ...claimFilePaths([vipClaimId(e.key)]),
+      ...claimFilePaths(Object.values(claimIdsOf(vipClaimId(e.key), actors[i])).flat()),
     ]),
   );
   // An unchecked service whose checked files are still there is handed back: only then (rare) are keepalived's facts
@@ -175,27 +190,41 @@ async function readDirector(session: HostSession, entries: ServiceEntry[]) {
       ];
     },
     storedClaims: storedClaimIds(
-      entries.map((e) => vipClaimId(e.key)),
+      entries.flatMap((e, i) => Object.values(claimIdsOf(vipClaimId(e.key), actors[i])).flat()),
       file,
     ),
+    owners: (entry: ServiceEntry) => parseOwners(file(entry.ownersFile)),
+    /** The step that records `owners` as the entry's (none when they are what the file says). */
+    ownersSteps: (entry: ServiceEntry, owners: Owner[] | undefined): Step[] =>
+      planOwners(entry.ownersFile, owners, file(entry.ownersFile)),
   };
 }
 
-const convergeOnDirector = hostBatcher<{ inputs: VirtualServiceInputs; releaseVip: boolean }>(
+const convergeOnDirector = hostBatcher<{ inputs: VirtualServiceInputs; releaseVip: boolean; actor: Actor }>(
   async (session, items, merge) => {
     const entries = items.map((item) => serviceEntry(item.inputs));
-    const live = await readDirector(session, entries);
+    const actors = items.map((item) => item.actor);
+    const live = await readDirector(session, entries, actors);
     const refused = await refuseCheckedChanges(session, live.checkedKeys, live.facts, entries, live.file);
     const planned = planBatch(entries, (entry) => {
       const former = live.former(entry);
       const ours = live.file(entry.fragment) ?? former?.content ?? null;
       const table = live.facts.table;
+      const actor = actors[entries.indexOf(entry)];
+      /** Refuses an entry of another stack, or one made by hand without adopt; the steps that record its owners. */
+      const claimed = (owned: string | null): Step[] => {
+        const what = `virtual service ${entry.key}`;
+        const foreign = table.services[entry.key] !== undefined && owned === null;
+        const owners = withOwner(live.owners(entry), actor, foreign, what, session.name);
+        refuseForeign(session, what, table.services[entry.key], owned, entry.inputs.adopt);
+        return live.ownersSteps(entry, owners);
+      };
       if (entry.checked) {
         if (refused) throw refused;
-        const owned = ours ?? live.file(checkedServicePaths(entry.key).service);
-        refuseForeign(session, `virtual service ${entry.key}`, table.services[entry.key], owned, entry.inputs.adopt);
+        const owners = claimed(ours ?? live.file(checkedServicePaths(entry.key).service));
         // keepalived takes over the entry (an unchecked service becoming checked keeps serving): no boot fragment.
         return [
+          ...owners,
           ...checkedFileSteps(entry.checked, live.file),
           ...planFiles([{ path: entry.fragment, content: null }], { [entry.fragment]: live.file(entry.fragment) }),
           ...planFormerFileRemoval(former),
@@ -204,9 +233,9 @@ const convergeOnDirector = hostBatcher<{ inputs: VirtualServiceInputs; releaseVi
       }
       const handingBack = live.handingBack(entry);
       if (handingBack) refuseHandBackOnLegacyPair(session, entry.key, live.keepalivedConf);
-      const owned = ours ?? (handingBack ? live.file(checkedServicePaths(entry.key).service) : null);
-      refuseForeign(session, `virtual service ${entry.key}`, table.services[entry.key], owned, entry.inputs.adopt);
+      const owners = claimed(ours ?? (handingBack ? live.file(checkedServicePaths(entry.key).service) : null));
       return [
+        ...owners,
         ...planFiles([{ path: entry.fragment, content: renderServiceRules(entry.desired) }], {
           [entry.fragment]: live.file(entry.fragment),
         }),
@@ -231,14 +260,18 @@ const convergeOnDirector = hostBatcher<{ inputs: VirtualServiceInputs; releaseVi
     const released: string[] = [];
     for (const [i, entry] of entries.entries()) {
       if (!("done" in outcomes[i])) continue;
+      const ids = claimIdsOf(vipClaimId(entry.key), actors[i]);
+      // The claim is held under the owner's own id: a claim of an older lvs-pulumi or of the former URN gives way.
+      released.push(...ids.superseded.filter((id) => live.storedClaims.has(id)));
       if (binds(entry.inputs)) {
         try {
-          claims.push(await vipClaim(session, entry.key, serviceVips(entry.inputs), entry.inputs.vipInterface));
+          const vips = serviceVips(entry.inputs);
+          claims.push(await vipClaim(session, entry.key, ids.own, vips, entry.inputs.vipInterface));
         } catch (error) {
           outcomes[i] = { error: error as Error };
         }
-      } else if (items[i].releaseVip && live.storedClaims.has(vipClaimId(entry.key))) {
-        released.push(vipClaimId(entry.key));
+      } else if (items[i].releaseVip && live.storedClaims.has(ids.own)) {
+        released.push(ids.own);
       }
     }
     if (claims.length + released.length > 0) await applyHostClaims(session, claims, released);
@@ -246,39 +279,60 @@ const convergeOnDirector = hostBatcher<{ inputs: VirtualServiceInputs; releaseVi
   },
 );
 
-const removeFromDirector = hostBatcher<VirtualServiceInputs>(async (session, items, merge) => {
-  const entries = items.map((inputs) => {
-    const entry = serviceEntry(inputs);
-    return { ...entry, checked: entry.checked && serviceRemoval(entry.key) };
-  });
-  const live = await readDirector(session, entries);
-  // VIPs first, then the marks: clients stop arriving before the service goes.
-  const vipClaims = entries.map((e) => vipClaimId(e.key)).filter((id) => live.storedClaims.has(id));
-  if (vipClaims.length > 0) await applyHostClaims(session, [], vipClaims);
-  const planned = planBatch(entries, (entry) => {
-    const former = live.former(entry);
-    const fragment = live.file(entry.fragment);
-    return [
-      ...live.markSteps(entry, true),
-      ...planFiles([{ path: entry.fragment, content: null }], { [entry.fragment]: fragment }),
-      ...planFormerFileRemoval(former),
-      // A checked service goes with keepalived's reload (activateCheckedItems).
-      ...(entry.checked ? checkedFileSteps(entry.checked, live.file) : []),
-      // Only a service we created (its boot fragment is written with it) or adopted: never one that was there before.
-      ...(!entry.checked && (fragment !== null || former !== undefined)
-        ? planServiceRemoval(entry.desired.id, live.facts.table)
-        : []),
-    ];
-  });
-  const outcomes = await applyBatch(session, planned, merge);
-  const gone = (table: IpvsTable) => entries.filter((e) => e.checked && table.services[e.key] !== undefined);
-  await activateCheckedItems(session, live.checkedKeys, live.facts, entries, outcomes, {
-    left: (table) => gone(table).map((e) => e.key),
-    steps: (table) => gone(table).flatMap((e) => planServiceRemoval(e.desired.id, table)),
-  });
-  await removeIpvsBootIfUnused(session);
-  return outcomes;
-});
+const removeFromDirector = hostBatcher<{ inputs: VirtualServiceInputs; actor: Actor }>(
+  async (session, items, merge) => {
+    const actors = items.map((item) => item.actor);
+    const read = items.map(({ inputs }) => {
+      const entry = serviceEntry(inputs);
+      return { ...entry, checked: entry.checked && serviceRemoval(entry.key) };
+    });
+    const live = await readDirector(session, read, actors);
+    const releases = read.map((entry, i) => withoutOwner(live.owners(entry), actors[i]));
+    // An entry that another owner still holds keeps its files and keepalived's part: only the owners file changes.
+    const entries = read.map((entry, i) => (releases[i].removeEntry ? entry : { ...entry, checked: undefined }));
+    // VIPs first, then the marks: clients stop arriving before the service goes. Only the actor's own claim goes while
+    // another owner is left (that owner holds the VIP under its own claim).
+    const vipClaims = entries.flatMap((e, i) => {
+      return releasedClaimIds(vipClaimId(e.key), actors[i], releases[i].last).filter((id) => live.storedClaims.has(id));
+    });
+    if (vipClaims.length > 0) await applyHostClaims(session, [], vipClaims);
+    const planned = planBatch(entries, (entry) => {
+      const release = releases[entries.indexOf(entry)];
+      const owners = live.ownersSteps(entry, release.owners);
+      if (!release.last) return owners;
+      const former = live.former(entry);
+      const fragment = live.file(entry.fragment);
+      // An undone create that only adopted the entry: it stays live as it was found, without our files.
+      if (!release.removeEntry) {
+        return [
+          ...owners,
+          ...planFiles([{ path: entry.fragment, content: null }], { [entry.fragment]: fragment }),
+          ...planFormerFileRemoval(former),
+        ];
+      }
+      return [
+        ...owners,
+        ...live.markSteps(entry, true),
+        ...planFiles([{ path: entry.fragment, content: null }], { [entry.fragment]: fragment }),
+        ...planFormerFileRemoval(former),
+        // A checked service goes with keepalived's reload (activateCheckedItems).
+        ...(entry.checked ? checkedFileSteps(entry.checked, live.file) : []),
+        // Only a service we created (its boot fragment is written with it) or adopted: never one that was there before.
+        ...(!entry.checked && (fragment !== null || former !== undefined)
+          ? planServiceRemoval(entry.desired.id, live.facts.table)
+          : []),
+      ];
+    });
+    const outcomes = await applyBatch(session, planned, merge);
+    const gone = (table: IpvsTable) => entries.filter((e) => e.checked && table.services[e.key] !== undefined);
+    await activateCheckedItems(session, live.checkedKeys, live.facts, entries, outcomes, {
+      left: (table) => gone(table).map((e) => e.key),
+      steps: (table) => gone(table).flatMap((e) => planServiceRemoval(e.desired.id, table)),
+    });
+    await removeIpvsBootIfUnused(session);
+    return outcomes;
+  },
+);
 
 /**
  * A pair member whose keepalived.conf an older lvs-pulumi wrote runs its checked services in the pair's keepalived:
@@ -294,7 +348,13 @@ function refuseHandBackOnLegacyPair(session: HostSession, key: string, conf: str
   );
 }
 
-async function vipClaim(session: HostSession, key: string, vips: string[], configured?: string): Promise<HostClaim> {
+async function vipClaim(
+  session: HostSession,
+  key: string,
+  id: string,
+  vips: string[],
+  configured?: string,
+): Promise<HostClaim> {
   const family = ipFamily(vips[0]) ?? "inet";
   const held: ClaimedVip[] = [];
   for (const vip of vips) {
@@ -303,7 +363,7 @@ async function vipClaim(session: HostSession, key: string, vips: string[], confi
   }
   const devices = [...new Set(held.map((vip) => vip.dev))];
   return {
-    id: vipClaimId(key),
+    id,
     vips: held,
     sysctls:
       family === "inet6" ? Object.fromEntries(devices.flatMap((dev) => Object.entries(announceSysctls(dev)))) : {},
@@ -316,8 +376,10 @@ async function vipClaim(session: HostSession, key: string, vips: string[], confi
 async function vipDevice(session: HostSession, key: string, vip: string, cidr: string): Promise<string> {
   const family = ipFamily(vip) ?? "inet";
   const facts = await session.read({ route: routeToFact(vip), defaults: routesFact(family), claims: hostClaimsFact() });
-  // Once the VIP is ours it routes via lo: keep the device chosen the first time.
-  const held = facts.claims.find((c) => c.id === vipClaimId(key))?.vips.find((v) => v.cidr === cidr)?.dev;
+  // Once the VIP is ours it routes via lo: keep the device chosen the first time (by any owner of the service).
+  const base = vipClaimId(key);
+  const claims = facts.claims.filter((c) => c.id === base || c.id.startsWith(`${base}@`));
+  const held = claims.flatMap((c) => c.vips).find((v) => v.cidr === cidr)?.dev;
   const routed = facts.route?.dev !== "lo" ? facts.route?.dev : undefined;
   const fallback = facts.defaults.find((r) => r.dst === "default")?.dev;
   const dev = held ?? routed ?? fallback;
@@ -325,8 +387,8 @@ async function vipDevice(session: HostSession, key: string, vip: string, cidr: s
   return dev;
 }
 
-export async function removeVirtualService(inputs: VirtualServiceInputs): Promise<void> {
-  await Promise.all(inputs.directors.map((director) => removeFromDirector(director, inputs)));
+export async function removeVirtualService(inputs: VirtualServiceInputs, actor: Actor): Promise<void> {
+  await onEveryDirector(inputs.directors, (director) => removeFromDirector(director, { inputs, actor }));
 }
 
 /** The service as the directors list it (one that drifted first) and the directors that lack it. */

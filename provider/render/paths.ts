@@ -16,6 +16,8 @@ export const SNAT_FRAGMENT_DIR = `${STATE_DIR}/snat.d`;
 /** One file per fwmark service: its mangle PREROUTING mark rules, a line "<iptables|ip6tables> <rule spec>" each. */
 export const MARK_FRAGMENT_DIR = `${STATE_DIR}/mark.d`;
 /** "tcp tcpfin udp" for `ipvsadm --set`, which -R fragments cannot carry. */
+/** One JSON file per IPVS entry we manage: the resources (URNs) that own it (plan/owners.ts). */
+export const OWNERS_DIR = `${STATE_DIR}/owners.d`;
 export const IPVS_TIMEOUTS_FILE = `${STATE_DIR}/ipvs-timeouts`;
 export const IPVS_RESTORE_SCRIPT = `${SCRIPT_DIR}/restore-ipvs.sh`;
 export const IPVS_UNIT_NAME = "lvs-pulumi-ipvs.service";
@@ -35,6 +37,7 @@ export const OWNED_DIRS = [
   `${STATE_DIR}/ipvs.d`,
   `${STATE_DIR}/snat.d`,
   `${STATE_DIR}/mark.d`,
+  OWNERS_DIR,
   STATE_DIR,
   SCRIPT_DIR,
 ];
@@ -75,6 +78,11 @@ export function markFragmentPath(serviceKey: string): string {
 
 export function snatFragmentPath(destinationKey: string, name: Naming = fileSafe): string {
   return `${SNAT_FRAGMENT_DIR}/${name(destinationKey)}.rules`;
+}
+
+/** The owners of entry `entryId` ("vs:<service key>", "rs:<destination key>"). */
+export function ownersPath(entryId: string): string {
+  return `${OWNERS_DIR}/${fileSafe(entryId)}.json`;
 }
 
 export function claimPath(claimId: string, name: Naming = fileSafe): string {

@@ -2,6 +2,7 @@ import { sameMachine } from "../operations/directors";
 import { applyDirector, readDirector, removeDirector } from "../operations/director";
 import { applyHaPair, readHaPair, removeHaPair } from "../operations/ha-pair";
 import { haPairId } from "../plan/haPair";
+import { Actor } from "../plan/owners";
 import { applyRealServer, readRealServer, realServerId, removeRealServer } from "../operations/real-server";
 import {
   applyVirtualService,
@@ -22,11 +23,15 @@ type Props = Record<string, unknown>;
 export interface Handler {
   schema(): { parse(raw: unknown): unknown };
   id(inputs: Props): string;
-  /** Creates or converges; `previous` is the old state on update. Returns the computed outputs. */
-  apply(inputs: Props, previous?: Props): Promise<Props>;
+  /**
+   * Creates or converges for `actor` (the resource's URN owns what it creates); `previous` is the old state on update.
+   * Returns the computed outputs.
+   */
+  apply(inputs: Props, actor: Actor, previous?: Props): Promise<Props>;
   /** Live values to merge over the stored outputs; undefined when the resource is gone. */
   read(inputs: Props): Promise<Props | undefined>;
-  remove(inputs: Props): Promise<void>;
+  /** Removes what `actor` owns (what another owner holds stays). */
+  remove(inputs: Props, actor: Actor): Promise<void>;
 }
 
 /**
@@ -40,7 +45,7 @@ function missing(missingFrom: string[]): Props {
 const director: Handler = {
   schema: directorInputsSchema,
   id: (inputs) => `director:${connectionKey((inputs as DirectorInputs).connection)}`,
-  apply: async (inputs, previous) => {
+  apply: async (inputs, _actor, previous) => {
     const next = inputs as DirectorInputs;
     const facts = await applyDirector(next);
     // Another host (not another name of the same one) gives up the director setup.
@@ -55,8 +60,8 @@ const director: Handler = {
 const virtualService: Handler = {
   schema: virtualServiceInputsSchema,
   id: (inputs) => virtualServiceId(inputs as VirtualServiceInputs),
-  apply: async (inputs, previous) => {
-    await applyVirtualService(inputs as VirtualServiceInputs, previous as VirtualServiceInputs | undefined);
+  apply: async (inputs, actor, previous) => {
+    await applyVirtualService(inputs as VirtualServiceInputs, actor, previous as VirtualServiceInputs | undefined);
     return {};
   },
   read: async (inputs) => {
@@ -76,14 +81,14 @@ const virtualService: Handler = {
       ...missing(missingFrom),
     };
   },
-  remove: (inputs) => removeVirtualService(inputs as VirtualServiceInputs),
+  remove: (inputs, actor) => removeVirtualService(inputs as VirtualServiceInputs, actor),
 };
 
 const realServer: Handler = {
   schema: realServerInputsSchema,
   id: (inputs) => realServerId(inputs as RealServerInputs),
-  apply: async (inputs, previous) => {
-    await applyRealServer(inputs as RealServerInputs, previous as RealServerInputs | undefined);
+  apply: async (inputs, actor, previous) => {
+    await applyRealServer(inputs as RealServerInputs, actor, previous as RealServerInputs | undefined);
     return {};
   },
   read: async (inputs) => {
@@ -102,13 +107,13 @@ const realServer: Handler = {
       health,
     };
   },
-  remove: (inputs) => removeRealServer(inputs as RealServerInputs),
+  remove: (inputs, actor) => removeRealServer(inputs as RealServerInputs, actor),
 };
 
 const haPair: Handler = {
   schema: haPairInputsSchema,
   id: (inputs) => haPairId(inputs as HaPairInputs),
-  apply: async (inputs, previous) => ({
+  apply: async (inputs, _actor, previous) => ({
     ...(await applyHaPair(inputs as HaPairInputs, previous as HaPairInputs | undefined)),
   }),
   read: async (inputs) => {

@@ -1,6 +1,7 @@
 // The provider's stable entry point. Serialized providers only hold `require("lvs-pulumi/runtime")` calls, so every
 // resource of every stack loads this module once per provider process: the SSH connection pool is shared, and state
 // written by older versions of this library is handled by the installed one (keep these signatures stable).
+import { Actor } from "../plan/owners";
 import { checkInputs } from "../schemas/checkInputs";
 import { log, setLogger } from "../remote";
 import { adoptionNotice } from "./adoption";
@@ -51,16 +52,24 @@ function urnOf(props: Props): Props {
   return typeof props[URN_KEY] === "string" ? { [URN_KEY]: props[URN_KEY] } : {};
 }
 
+/** The resource acting, by its URN: what it creates on a host is recorded as its own (plan/owners.ts). */
+function actorOf(props: Props, former?: Props, undo?: boolean): Actor {
+  const urn = (p: Props | undefined) => (typeof p?.[URN_KEY] === "string" ? (p[URN_KEY] as string) : undefined);
+  const formerUrn = urn(former) !== urn(props) ? urn(former) : undefined;
+  return { urn: urn(props) ?? urn(former), ...(formerUrn ? { formerUrn } : {}), ...(undo ? { undo } : {}) };
+}
+
 export function create(kind: ResourceKind, props: Props) {
   return asResource(props[URN_KEY], async () => {
     const inputs = inputsOf(kind, props);
     const handler = HANDLERS[kind];
     try {
-      const computed = await handler.apply(inputs);
+      const computed = await handler.apply(inputs, actorOf(props));
       return { id: handler.id(inputs), outs: { ...inputs, ...computed, ...urnOf(props) } };
     } catch (error) {
-      // A failed create leaves nothing behind: undo whatever part of it did happen, then report the first failure.
-      await handler.remove(inputs).catch(() => undefined);
+      // A failed create leaves nothing behind: undo what it added (an entry it only adopted or shares stays live),
+      // then report the first failure.
+      await handler.remove(inputs, actorOf(props, undefined, true)).catch(() => undefined);
       throw error;
     }
   });
@@ -69,7 +78,7 @@ export function create(kind: ResourceKind, props: Props) {
 export function update(kind: ResourceKind, _id: string, olds: Props, news: Props) {
   return asResource(news[URN_KEY] ?? olds[URN_KEY], async () => {
     const inputs = inputsOf(kind, news);
-    const computed = await HANDLERS[kind].apply(inputs, inputsOf(kind, olds));
+    const computed = await HANDLERS[kind].apply(inputs, actorOf(news, olds), inputsOf(kind, olds));
     return { outs: { ...inputs, ...computed, ...urnOf(news) } };
   });
 }
@@ -86,5 +95,5 @@ export function read(kind: ResourceKind, id: string, props: Props) {
 }
 
 export function remove(kind: ResourceKind, _id: string, props: Props): Promise<void> {
-  return asResource(props[URN_KEY], () => HANDLERS[kind].remove(inputsOf(kind, props)));
+  return asResource(props[URN_KEY], () => HANDLERS[kind].remove(inputsOf(kind, props), actorOf(props)));
 }

@@ -20,6 +20,8 @@ export interface DesiredResource {
   additionalSecretOutputs?: string[];
   /** URNs of the resources it depends on, as the program registered them; none given: every resource before it. */
   dependencies?: string[];
+  /** Resource option aliases, as URNs: a state entry under one of them is this resource (a rename), not a delete. */
+  aliases?: string[];
 }
 
 export interface StateEntry {
@@ -244,6 +246,17 @@ export class Deployment {
     const wire = await serializeInputs(res.inputs);
     const secretInputs = Object.keys(wire).filter((k) => isSecretWrapper(wire[k]));
     const news = stripSecrets(wire) as PropertyMap;
+    // As the engine does with aliases: the old entry is carried over under the new URN, then diffed as usual.
+    const alias = old[urn] ? undefined : res.aliases?.find((a) => old[a] !== undefined && !this.seen.includes(a));
+    if (alias) {
+      this.seen.push(alias);
+      old[urn] = old[alias];
+      delete old[alias];
+      if (!this.preview) {
+        state[urn] = state[alias];
+        delete state[alias];
+      }
+    }
     const prior = old[urn];
     // `write: false`: the entry is kept for the next write (the CLI elides the checkpoint of a same step that changes
     // nothing stored: sameSnapshotMutation.mustWrite).

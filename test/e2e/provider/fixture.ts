@@ -45,6 +45,8 @@ export interface Declared {
   name: string;
   kind: ResourceKind;
   inputs: PropertyMap;
+  /** Former names (resource option aliases), of the same kind and stack. */
+  aliases?: string[];
 }
 
 const TYPES: Record<ResourceKind, string> = {
@@ -54,8 +56,8 @@ const TYPES: Record<ResourceKind, string> = {
   haPair: "pulumi-nodejs:dynamic/lvs:HAPair",
 };
 
-export function urnOf(name: string, kind: ResourceKind): string {
-  return makeUrn(name, TYPES[kind]);
+export function urnOf(name: string, kind: ResourceKind, stack?: string): string {
+  return makeUrn(name, TYPES[kind], stack);
 }
 
 /** A stack: the provider host, the serialized providers and an engine keeping state between deploys. */
@@ -64,9 +66,11 @@ export class LabStack {
     readonly host: ProviderHost,
     readonly engine: Engine,
     private readonly providers: Record<ResourceKind, string>,
+    readonly stack: string,
   ) {}
 
-  static async start(): Promise<LabStack> {
+  /** `stack`: the stack name in the URNs (two stacks of one project declare the same resources apart). */
+  static async start(stack = "test"): Promise<LabStack> {
     const host = await ProviderHost.start({ cwd: repoRoot });
     const state = path.join(fs.mkdtempSync(path.join(os.tmpdir(), "lvs-stack-")), "state.json");
     const kinds = Object.keys(TYPES) as ResourceKind[];
@@ -77,7 +81,7 @@ export class LabStack {
       const logFile = path.join(os.tmpdir(), `lvs-provider-host-${host.pid}.log`);
       setInterval(() => fs.writeFileSync(logFile, host.logs.map((l) => l.line).join("\n")), 2000).unref();
     }
-    return new LabStack(host, new Engine(host, state), providers);
+    return new LabStack(host, new Engine(host, state), providers, stack);
   }
 
   providerText(kind: ResourceKind): string {
@@ -87,8 +91,9 @@ export class LabStack {
   deploy(resources: Declared[]): Promise<Summary> {
     return this.engine.deploy(
       resources.map((r) => ({
-        urn: urnOf(r.name, r.kind),
-        inputs: { ...r.inputs, __provider: this.providers[r.kind] },
+        urn: urnOf(r.name, r.kind, this.stack),
+        inputs: { ...r.inputs, __provider: this.providers[r.kind], __urn: urnOf(r.name, r.kind, this.stack) },
+        aliases: r.aliases?.map((name) => urnOf(name, r.kind, this.stack)),
       })),
     );
   }
@@ -98,7 +103,7 @@ export class LabStack {
   }
 
   outputs(name: string, kind: ResourceKind): PropertyMap {
-    return this.engine.readState()[urnOf(name, kind)].outputs;
+    return this.engine.readState()[urnOf(name, kind, this.stack)].outputs;
   }
 
   /** Stops the provider host and removes the state folder (it holds secret outputs in plain text). */

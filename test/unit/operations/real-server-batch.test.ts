@@ -2,7 +2,7 @@
 // (stand-in-director.ts: real reads of captured output, change scripts kept and never run).
 import { applyRealServer, removeRealServer } from "../../../provider/operations/real-server";
 import { realServerInputsSchema } from "../../../provider/schemas/realServer";
-import { inOneShell, useStandInDirector } from "./stand-in-director";
+import { actorOf, inOneShell, useStandInDirector } from "./stand-in-director";
 
 const director = useStandInDirector();
 
@@ -21,23 +21,24 @@ function realServers(count: number, family: "inet" | "inet6" = "inet") {
 }
 
 test("20 DR real servers created together: one SSH channel (the lock's shell runs the read and the script), one table read, one script", async () => {
-  await Promise.all(realServers(20).map((inputs) => applyRealServer(inputs)));
+  await Promise.all(realServers(20).map((inputs) => applyRealServer(inputs, actorOf(inputs))));
   // DR holds nothing of the director beyond its entry: no claim is written.
   expect(director().counted("-a")).toEqual(inOneShell({ tableReads: 1, scripts: 1, steps: [20] }));
-  // Their entries go in one ipvsadm -R, their boot fragments in one mv (the other two: the boot replay's files).
+  // Their entries go in one ipvsadm -R, their boot fragments in one mv, their owners files in another (the other
+  // two: the boot replay's files).
   expect(director().restores()).toEqual([1]);
-  expect(director().programs("mv")).toEqual([3]);
+  expect(director().programs("mv")).toEqual([4]);
 });
 
 test("20 real servers removed together: one SSH channel and one table read", async () => {
-  await Promise.all(realServers(20).map((inputs) => removeRealServer(inputs)));
+  await Promise.all(realServers(20).map((inputs) => removeRealServer(inputs, actorOf(inputs))));
   // Nothing of ours is on this stand-in host (its scripts never ran), so there is nothing to change.
   expect(director().counted("-d")).toEqual(inOneShell({ tableReads: 1, scripts: 0, steps: [] }));
 });
 
 test("a line failing the batch's ipvsadm -R fails its own real server only: the batch runs again unmerged, the ones before it are done there, the rest run in the next batch", async () => {
   director().reset(`-r ${rip(6)}:80`);
-  const results = await Promise.allSettled(realServers(20).map((inputs) => applyRealServer(inputs)));
+  const results = await Promise.allSettled(realServers(20).map((inputs) => applyRealServer(inputs, actorOf(inputs))));
   const failed = results.flatMap((r, i) => (r.status === "rejected" ? [{ i, message: String(r.reason) }] : []));
   expect(failed.map((f) => f.i)).toEqual([6]);
   expect(failed[0].message).toContain(`ipvsadm -a -t 203.0.113.101:80 -r ${rip(6)}:80 -g -w 1`);
@@ -49,7 +50,7 @@ test("a line failing the batch's ipvsadm -R fails its own real server only: the 
 });
 
 test("a batch holds at most 50 real servers: 60 IPv6 ones (4 files each to read) are read and written in two", async () => {
-  await Promise.all(realServers(60, "inet6").map((inputs) => applyRealServer(inputs)));
+  await Promise.all(realServers(60, "inet6").map((inputs) => applyRealServer(inputs, actorOf(inputs))));
   expect(director().counted("-a")).toEqual(inOneShell({ tableReads: 2, scripts: 2, steps: [50, 10] }));
 });
 
@@ -62,6 +63,6 @@ test("a real server already in the table is compared thresholds included: its ba
     weight: 2,
     adopt: true,
   });
-  await applyRealServer(existing);
+  await applyRealServer(existing, actorOf(existing));
   expect(director().counted("-e")).toMatchObject({ tableReads: 1, thresholdReads: 1, steps: [0] });
 });

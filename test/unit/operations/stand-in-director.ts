@@ -4,6 +4,7 @@
 import { chmodSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "fs";
 import { tmpdir } from "os";
 import { join } from "path";
+import type { Actor } from "../../../provider/plan/owners";
 import { closeKeptShells } from "../../../provider/remote/lock";
 import { closeAll } from "../../../provider/remote/pool";
 import { configureRemote } from "../../../provider/remote/settings";
@@ -154,3 +155,8 @@ export function useStandInDirector(): () => StandInDirector {
     return director;
   };
 }
+
+/** The resource a batch test acts for: one URN per entry, as Pulumi gives each resource its own. */
+export const actorOf = (inputs: { address?: string }): Actor => ({
+  urn: `urn:pulumi:test::lvs-pulumi::pulumi-nodejs:dynamic/lvs:Entry::${inputs.address ?? "fwmark"}`,
+});

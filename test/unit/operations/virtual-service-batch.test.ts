@@ -2,7 +2,7 @@
 // (stand-in-director.ts: real reads of captured output, change scripts kept and never run).
 import { applyVirtualService, removeVirtualService } from "../../../provider/operations/virtual-service";
 import { virtualServiceInputsSchema } from "../../../provider/schemas/virtualService";
-import { inOneShell, useStandInDirector } from "./stand-in-director";
+import { actorOf, inOneShell, useStandInDirector } from "./stand-in-director";
 
 const director = useStandInDirector();
 
@@ -21,19 +21,19 @@ const services = (count: number) =>
   );
 
 test("20 virtual services created together: one SSH channel (the lock's), one table read and one script on the director", async () => {
-  await Promise.all(services(20).map((inputs) => applyVirtualService(inputs)));
+  await Promise.all(services(20).map((inputs) => applyVirtualService(inputs, actorOf(inputs))));
   expect(director().counted("-A")).toEqual(inOneShell({ tableReads: 1, scripts: 1, steps: [20] }));
 });
 
 test("20 virtual services removed together: one SSH channel and one table read", async () => {
-  await Promise.all(services(20).map((inputs) => removeVirtualService(inputs)));
+  await Promise.all(services(20).map((inputs) => removeVirtualService(inputs, actorOf(inputs))));
   // Nothing of ours is on this stand-in host (its scripts never ran), so there is nothing to change.
   expect(director().counted("-D")).toEqual(inOneShell({ tableReads: 1, scripts: 0, steps: [] }));
 });
 
 test("a service whose line fails the batch's ipvsadm -R fails alone: the batch runs again unmerged, the ones before it are done there, the rest run in the next batch", async () => {
   director().reset(`-t ${vip(3)}:80`);
-  const results = await Promise.allSettled(services(20).map((inputs) => applyVirtualService(inputs)));
+  const results = await Promise.allSettled(services(20).map((inputs) => applyVirtualService(inputs, actorOf(inputs))));
   const failed = results.flatMap((r, i) => (r.status === "rejected" ? [{ i, message: String(r.reason) }] : []));
   expect(failed.map((f) => f.i)).toEqual([3]);
   expect(failed[0].message).toContain(`ipvsadm -A -t ${vip(3)}:80 -s wrr`);
