@@ -1,3 +1,4 @@
+import { iptablesCommand } from "../plan/iptables";
 import { Family } from "../schemas/ip";
 import { PROTOCOLS, Protocol } from "../schemas/vocabulary";
 import { Fact } from "./fact";
@@ -40,6 +41,5 @@ export function parseMarkRules(stdout: string): MarkRule[] {
 }
 
 export function markRulesFact(family: Family): Fact<MarkRule[]> {
-  const tool = family === "inet" ? "iptables" : "ip6tables";
-  return { command: `${tool} -t mangle -S PREROUTING`, parse: parseMarkRules };
+  return { command: iptablesCommand(family, "-t", "mangle", "-S", "PREROUTING"), parse: parseMarkRules };
 }

@@ -1,3 +1,5 @@
+import { iptablesCommand } from "../plan/iptables";
+import { Family } from "../schemas/ip";
 import { Fact } from "./fact";
 
 /**
@@ -44,7 +46,6 @@ export function parseSnatRules(stdout: string): SnatRule[] {
   return rules;
 }
 
-export function snatRulesFact(family: "inet" | "inet6"): Fact<SnatRule[]> {
-  const tool = family === "inet" ? "iptables" : "ip6tables";
-  return { command: `${tool} -t nat -S POSTROUTING`, parse: parseSnatRules };
+export function snatRulesFact(family: Family): Fact<SnatRule[]> {
+  return { command: iptablesCommand(family, "-t", "nat", "-S", "POSTROUTING"), parse: parseSnatRules };
 }

@@ -1,19 +1,14 @@
 import { MARK_RULE_COMMENT_PREFIX, MarkRule } from "../facts/markRules";
-import { hostPrefixLength, ipFamily } from "../schemas/ip";
-import { command } from "./shell";
+import { hostPrefixLength } from "../schemas/ip";
+import { iptablesCommand, iptablesTool, ruleFamily } from "./iptables";
 
 // A fwmark service carries traffic only once packets get its mark: one mangle PREROUTING rule per VIP and port (range).
 
-function ruleTool(rule: MarkRule): "iptables" | "ip6tables" {
-  return ipFamily(rule.vip) === "inet6" ? "ip6tables" : "iptables";
-}
-
 /** The rule spec that follows `-t mangle -A PREROUTING`. */
 function ruleSpec(rule: MarkRule): string[] {
-  const family = ipFamily(rule.vip) ?? "inet";
   return [
     "-d",
-    `${rule.vip}/${hostPrefixLength(family)}`,
+    `${rule.vip}/${hostPrefixLength(ruleFamily(rule))}`,
     "-p",
     rule.protocol,
     "-m",
@@ -35,7 +30,7 @@ const sameMarkRule = (a: MarkRule, b: MarkRule) =>
   a.owner === b.owner && a.vip === b.vip && a.protocol === b.protocol && a.ports === b.ports && a.mark === b.mark;
 
 const withVerb = (rule: MarkRule, verb: "-A" | "-D") =>
-  command(ruleTool(rule), "-t", "mangle", verb, "PREROUTING", ...ruleSpec(rule));
+  iptablesCommand(ruleFamily(rule), "-t", "mangle", verb, "PREROUTING", ...ruleSpec(rule));
 
 /**
  * Converges `owner`'s mark rules to `desired` (empty: removes them all). `live` is the same family's listing: rules
@@ -50,5 +45,5 @@ export function planMarkRules(owner: string, desired: MarkRule[], live: MarkRule
 
 /** The tool and the rule spec, for the boot-time replay file. */
 export function markRuleLine(rule: MarkRule): string[] {
-  return [ruleTool(rule), ...ruleSpec(rule)];
+  return [iptablesTool(ruleFamily(rule)), ...ruleSpec(rule)];
 }

@@ -1,18 +1,13 @@
 import { SnatRule } from "../facts/snatRules";
-import { hostPrefixLength, ipFamily } from "../schemas/ip";
-import { command } from "./shell";
+import { hostPrefixLength } from "../schemas/ip";
+import { iptablesCommand, iptablesTool, ruleFamily } from "./iptables";
 
 // fullnat = IPVS masquerading plus this rule, so the real server sees the DIP as source and replies to the director.
 
-function ruleArgs(rule: SnatRule): string[] {
-  const family = ipFamily(rule.vip) ?? "inet";
-  const tool = family === "inet" ? "iptables" : "ip6tables";
-  const host = hostPrefixLength(family);
+/** The rule spec that follows `-t nat -A POSTROUTING`. */
+function ruleSpec(rule: SnatRule): string[] {
+  const host = hostPrefixLength(ruleFamily(rule));
   return [
-    tool,
-    "-t",
-    "nat",
-    "POSTROUTING",
     // In POSTROUTING the destination is already the RIP (IPVS masqueraded it), so -d makes the rule per real server.
     "-d",
     `${rule.rip}/${host}`,
@@ -30,8 +25,7 @@ function ruleArgs(rule: SnatRule): string[] {
 }
 
 function withVerb(rule: SnatRule, verb: "-A" | "-D"): string {
-  const [tool, table, nat, chain, ...spec] = ruleArgs(rule);
-  return command(tool, table, nat, verb, chain, ...spec);
+  return iptablesCommand(ruleFamily(rule), "-t", "nat", verb, "POSTROUTING", ...ruleSpec(rule));
 }
 
 export function sameSnatRule(a: SnatRule, b: SnatRule | undefined): boolean {
@@ -53,6 +47,5 @@ export function planSnatRuleRemoval(rule: SnatRule, live: SnatRule[]): string[] 
 
 /** The tool and the rule spec that follows `-t nat -A POSTROUTING`, for the boot-time replay file. */
 export function snatRuleSpec(rule: SnatRule): string[] {
-  const [tool, , , , ...spec] = ruleArgs(rule);
-  return [tool, ...spec];
+  return [iptablesTool(ruleFamily(rule)), ...ruleSpec(rule)];
 }

@@ -1,3 +1,4 @@
+import { XTABLES_WAIT } from "../plan/iptables";
 import { header } from "./header";
 import { IPVS_FRAGMENT_DIR, IPVS_TIMEOUTS_FILE, MARK_FRAGMENT_DIR, SNAT_FRAGMENT_DIR } from "./paths";
 
@@ -6,7 +7,8 @@ import { IPVS_FRAGMENT_DIR, IPVS_TIMEOUTS_FILE, MARK_FRAGMENT_DIR, SNAT_FRAGMENT
  * skipped without stopping the rest; the glob order puts services (10-svc-*) before real servers (20-rs-*).
  * Globbing is off only while a rule spec is word-split (it holds only addresses and options), not for the loop's
  * own glob: a reboot test caught SNAT rules never coming back when it was off for the whole loop. Firewall rules
- * (fullnat SNAT, fwmark marks) are files of lines "<iptables|ip6tables> <spec>", each added unless `-C` finds it.
+ * (fullnat SNAT, fwmark marks) are files of lines "<iptables|ip6tables> <spec>", each added unless `-C` finds it;
+ * the script adds the lock wait when it runs the tool, so lines written before it had one replay with it too.
  */
 export function renderIpvsRestoreScript(): string {
   return `#!/bin/sh
@@ -24,7 +26,7 @@ replay_rules() { # <folder> <table> <chain>
     [ -e "$f" ] || continue
     while read -r tool spec; do
       set -f
-      $tool -t "$2" -C "$3" $spec 2>/dev/null || $tool -t "$2" -A "$3" $spec || rc=1
+      $tool ${XTABLES_WAIT} -t "$2" -C "$3" $spec 2>/dev/null || $tool ${XTABLES_WAIT} -t "$2" -A "$3" $spec || rc=1
       set +f
     done < "$f"
   done

@@ -1,9 +1,9 @@
 import { markRulesFact } from "../../../provider/facts/markRules";
 import { iptablesFixture } from "./fixtures";
 
-test("fwmark mark rules of ours from iptables -t mangle -S PREROUTING", () => {
+test("fwmark mark rules of ours from iptables -w -t mangle -S PREROUTING", () => {
   const fact = markRulesFact("inet");
-  expect(fact.command).toBe("iptables -t mangle -S PREROUTING");
+  expect(fact.command).toBe("iptables -w -t mangle -S PREROUTING");
   // The rule without a comment, the one matching an interface and the one with another comment are not ours.
   expect(fact.parse(iptablesFixture("mangle-PREROUTING.txt"))).toEqual([
     { owner: "fwm:7", vip: "198.51.100.51", protocol: "tcp", ports: "80", mark: 7 },
@@ -14,7 +14,7 @@ test("fwmark mark rules of ours from iptables -t mangle -S PREROUTING", () => {
 
 test("IPv6 mark rules from ip6tables", () => {
   const fact = markRulesFact("inet6");
-  expect(fact.command).toBe("ip6tables -t mangle -S PREROUTING");
+  expect(fact.command).toBe("ip6tables -w -t mangle -S PREROUTING");
   expect(fact.parse(iptablesFixture("ip6-mangle-PREROUTING.txt"))).toEqual([
     { owner: "fwm6:9", vip: "2001:db8:1::100", protocol: "tcp", ports: "443", mark: 9 },
   ]);

@@ -1,8 +1,8 @@
 import { snatRulesFact } from "../../../provider/facts/snatRules";
 
-test("fullnat SNAT rules from iptables -t nat -S POSTROUTING", () => {
+test("fullnat SNAT rules from iptables -w -t nat -S POSTROUTING", () => {
   const fact = snatRulesFact("inet");
-  expect(fact.command).toBe("iptables -t nat -S POSTROUTING");
+  expect(fact.command).toBe("iptables -w -t nat -S POSTROUTING");
   const listing =
     "-P POSTROUTING ACCEPT\n" +
     "-A POSTROUTING -o eth0 -j MASQUERADE\n" +
@@ -15,7 +15,7 @@ test("fullnat SNAT rules from iptables -t nat -S POSTROUTING", () => {
     { vip: "198.51.100.43", port: 80, rip: "198.51.100.22", toSource: "192.0.2.11" },
     { vip: "203.0.113.102", port: 443, rip: "198.51.100.23", toSource: "198.51.100.1" },
   ]);
-  expect(snatRulesFact("inet6").command).toBe("ip6tables -t nat -S POSTROUTING");
+  expect(snatRulesFact("inet6").command).toBe("ip6tables -w -t nat -S POSTROUTING");
   expect(
     snatRulesFact("inet6").parse(
       "-A POSTROUTING -d 2001:db8:2::21/128 -m ipvs --vaddr 2001:db8::1 --vport 80 -j SNAT --to-source 2001:db8:1::1\n",

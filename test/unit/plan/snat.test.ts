@@ -6,7 +6,7 @@ const rule = { vip: "198.51.100.43", port: 80, rip: "198.51.100.21", toSource: "
 describe("fullnat SNAT rule", () => {
   it("adds a missing rule", () => {
     expect(planSnatRule(rule, [])).toEqual([
-      "iptables -t nat -A POSTROUTING -d 198.51.100.21/32 -m ipvs --vaddr 198.51.100.43/32 --vport 80 -j SNAT --to-source 198.51.100.11",
+      "iptables -w -t nat -A POSTROUTING -d 198.51.100.21/32 -m ipvs --vaddr 198.51.100.43/32 --vport 80 -j SNAT --to-source 198.51.100.11",
     ]);
   });
 
@@ -21,13 +21,13 @@ describe("fullnat SNAT rule", () => {
     expect(
       planSnatRule({ vip: "2001:db8::1", port: 443, rip: "2001:db8:2::21", toSource: "2001:db8:1::1" }, []),
     ).toEqual([
-      "ip6tables -t nat -A POSTROUTING -d 2001:db8:2::21/128 -m ipvs --vaddr 2001:db8::1/128 --vport 443 -j SNAT --to-source 2001:db8:1::1",
+      "ip6tables -w -t nat -A POSTROUTING -d 2001:db8:2::21/128 -m ipvs --vaddr 2001:db8::1/128 --vport 443 -j SNAT --to-source 2001:db8:1::1",
     ]);
   });
 
   it("deletes only a present rule", () => {
     expect(planSnatRuleRemoval(rule, [rule])).toEqual([
-      "iptables -t nat -D POSTROUTING -d 198.51.100.21/32 -m ipvs --vaddr 198.51.100.43/32 --vport 80 -j SNAT --to-source 198.51.100.11",
+      "iptables -w -t nat -D POSTROUTING -d 198.51.100.21/32 -m ipvs --vaddr 198.51.100.43/32 --vport 80 -j SNAT --to-source 198.51.100.11",
     ]);
     expect(planSnatRuleRemoval(rule, [{ ...rule, toSource: "198.51.100.12" }])).toEqual([]);
   });
@@ -46,7 +46,7 @@ describe("fullnat SNAT rule", () => {
     // Removing one real server deletes its own rule only ...
     const removal = planSnatRuleRemoval(rule, live);
     expect(removal).toEqual([
-      "iptables -t nat -D POSTROUTING -d 198.51.100.21/32 -m ipvs --vaddr 198.51.100.43/32 --vport 80 -j SNAT --to-source 198.51.100.11",
+      "iptables -w -t nat -D POSTROUTING -d 198.51.100.21/32 -m ipvs --vaddr 198.51.100.43/32 --vport 80 -j SNAT --to-source 198.51.100.11",
     ]);
     // ... and the other one's stays converged afterwards.
     const after = live.filter((r) => r.rip !== rule.rip);

@@ -5,7 +5,8 @@ import * as path from "path";
 import { renderIpvsRestoreScript } from "../../../provider/render/ipvsRestoreScript";
 
 // The boot replay, run by a real sh against a copy of the state folder, with ipvsadm and iptables replaced by
-// recorders: every fragment must be replayed, SNAT rules added unless already present.
+// recorders: every fragment must be replayed, SNAT rules added unless already present. Firewall fragments are lines
+// "<tool> <spec>" as every version wrote them: the script itself makes each run wait for the xtables lock (-w).
 test("the director's restore script replays timeouts, every IPVS fragment, every SNAT rule and every mark rule", () => {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), "restore-ipvs-"));
   const state = path.join(dir, "etc-lvs-pulumi");
@@ -23,6 +24,10 @@ test("the director's restore script replays timeouts, every IPVS fragment, every
     "iptables -d 198.51.100.141/32 -m ipvs --vaddr 198.51.100.44/32 --vport 80 -j SNAT --to-source 198.51.100.11\n",
   );
   fs.writeFileSync(
+    path.join(state, "snat.d", "b.rules"),
+    "ip6tables -d 2001:db8::21/128 -m ipvs --vaddr 2001:db8:1::5/128 --vport 80 -j SNAT --to-source 2001:db8::66\n",
+  );
+  fs.writeFileSync(
     path.join(state, "mark.d", "fwm_7.rules"),
     "iptables -d 198.51.100.51/32 -p tcp -m tcp --dport 80 -m comment --comment lvs-pulumi:fwm:7 -j MARK --set-mark 7\n" +
       "iptables -d 198.51.100.51/32 -p tcp -m tcp --dport 8443 -m comment --comment lvs-pulumi:fwm:7 -j MARK --set-mark 7\n",
@@ -35,7 +40,10 @@ test("the director's restore script replays timeouts, every IPVS fragment, every
     );
   // ipvsadm -R reads its rules on stdin: record them too.
   recorder("ipvsadm", `cat >> ${calls}`);
-  recorder("iptables", 'case "$3" in -C) exit 1;; esac; exit 0');
+  // -C (wherever it is) finds nothing, so every rule is added.
+  const absent = 'for a in "$@"; do [ "$a" = -C ] && exit 1; done; exit 0';
+  recorder("iptables", absent);
+  recorder("ip6tables", absent);
   const script = renderIpvsRestoreScript().split("/etc/lvs-pulumi").join(state);
   execFileSync("sh", ["-c", script], { env: { PATH: `${bin}:/usr/bin:/bin` } });
 
@@ -46,12 +54,14 @@ test("the director's restore script replays timeouts, every IPVS fragment, every
       "-A -t 198.51.100.44:80 -s rr",
       "ipvsadm -R",
       "-a -t 198.51.100.44:80 -r 198.51.100.21:80 -g -w 1",
-      "iptables -t nat -C POSTROUTING -d 198.51.100.141/32 -m ipvs --vaddr 198.51.100.44/32 --vport 80 -j SNAT --to-source 198.51.100.11",
-      "iptables -t nat -A POSTROUTING -d 198.51.100.141/32 -m ipvs --vaddr 198.51.100.44/32 --vport 80 -j SNAT --to-source 198.51.100.11",
-      "iptables -t mangle -C PREROUTING -d 198.51.100.51/32 -p tcp -m tcp --dport 80 -m comment --comment lvs-pulumi:fwm:7 -j MARK --set-mark 7",
-      "iptables -t mangle -A PREROUTING -d 198.51.100.51/32 -p tcp -m tcp --dport 80 -m comment --comment lvs-pulumi:fwm:7 -j MARK --set-mark 7",
-      "iptables -t mangle -C PREROUTING -d 198.51.100.51/32 -p tcp -m tcp --dport 8443 -m comment --comment lvs-pulumi:fwm:7 -j MARK --set-mark 7",
-      "iptables -t mangle -A PREROUTING -d 198.51.100.51/32 -p tcp -m tcp --dport 8443 -m comment --comment lvs-pulumi:fwm:7 -j MARK --set-mark 7",
+      "iptables -w -t nat -C POSTROUTING -d 198.51.100.141/32 -m ipvs --vaddr 198.51.100.44/32 --vport 80 -j SNAT --to-source 198.51.100.11",
+      "iptables -w -t nat -A POSTROUTING -d 198.51.100.141/32 -m ipvs --vaddr 198.51.100.44/32 --vport 80 -j SNAT --to-source 198.51.100.11",
+      "ip6tables -w -t nat -C POSTROUTING -d 2001:db8::21/128 -m ipvs --vaddr 2001:db8:1::5/128 --vport 80 -j SNAT --to-source 2001:db8::66",
+      "ip6tables -w -t nat -A POSTROUTING -d 2001:db8::21/128 -m ipvs --vaddr 2001:db8:1::5/128 --vport 80 -j SNAT --to-source 2001:db8::66",
+      "iptables -w -t mangle -C PREROUTING -d 198.51.100.51/32 -p tcp -m tcp --dport 80 -m comment --comment lvs-pulumi:fwm:7 -j MARK --set-mark 7",
+      "iptables -w -t mangle -A PREROUTING -d 198.51.100.51/32 -p tcp -m tcp --dport 80 -m comment --comment lvs-pulumi:fwm:7 -j MARK --set-mark 7",
+      "iptables -w -t mangle -C PREROUTING -d 198.51.100.51/32 -p tcp -m tcp --dport 8443 -m comment --comment lvs-pulumi:fwm:7 -j MARK --set-mark 7",
+      "iptables -w -t mangle -A PREROUTING -d 198.51.100.51/32 -p tcp -m tcp --dport 8443 -m comment --comment lvs-pulumi:fwm:7 -j MARK --set-mark 7",
       "",
     ].join("\n"),
   );
