@@ -1,7 +1,7 @@
 import * as pulumi from "@pulumi/pulumi";
 import type { DirectorTable } from "../facts/directorTable";
 import { ConnectionArgs } from "./connection";
-import { providerFor, urnInput } from "./provider";
+import { providerFor, secretInput, urnInput } from "./provider";
 
 export interface DirectorArgs {
   connection: pulumi.Input<ConnectionArgs>;
@@ -27,6 +27,7 @@ export class Director extends pulumi.dynamic.Resource {
       name,
       {
         ...args,
+        connection: secretInput(args.connection),
         kernelRelease: undefined,
         ipvsadmVersion: undefined,
         schedulers: undefined,

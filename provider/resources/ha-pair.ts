@@ -1,6 +1,6 @@
 import * as pulumi from "@pulumi/pulumi";
 import { DirectorRef, directorConnection } from "./director";
-import { providerFor, urnInput } from "./provider";
+import { providerFor, secretInput, urnInput } from "./provider";
 
 export interface HAPairMemberArgs {
   director: DirectorRef;
@@ -48,7 +48,7 @@ export interface HAPairArgs {
   }>;
   /** With preempt: how long a returning primary waits before it takes the VIPs back. */
   preemptDelaySeconds?: pulumi.Input<number>;
-  /** VRRPv2 PASS authentication (IPv4 VIPs only; an output may resolve to none); kept as a secret output. */
+  /** VRRPv2 PASS authentication (IPv4 VIPs only; an output may resolve to none); a secret in state. */
   authentication?: pulumi.Input<{ type?: "PASS"; password: pulumi.Input<string> } | undefined>;
   installKeepalived?: pulumi.Input<boolean>;
 }
@@ -69,8 +69,9 @@ export class HAPair extends pulumi.dynamic.Resource {
       name,
       {
         ...args,
-        primary: member(args.primary),
-        backup: member(args.backup),
+        primary: secretInput(member(args.primary)),
+        backup: secretInput(member(args.backup)),
+        authentication: secretInput(args.authentication),
         master: undefined,
         __urn: urnInput(name, "HAPair", opts),
       },

@@ -40,3 +40,13 @@ export function urnInput(name: string, type: string, opts?: pulumi.CustomResourc
   const parentUrn = parent && pulumi.output(new Promise<string>((resolve) => parent.urn.apply(resolve)));
   return pulumi.createUrn(name, `pulumi-nodejs:dynamic/lvs:${type}`, parentUrn);
 }
+
+/**
+ * `value` as a secret input: the engine stores a secret input encrypted in state (and keeps the output of the same
+ * key secret), so keys and passwords never sit there in plain text, whether or not the user passed a pulumi.secret.
+ * None stays none: a secret of nothing would reach the provider as null.
+ */
+export function secretInput(value: pulumi.Input<unknown> | undefined): pulumi.Output<unknown> | undefined {
+  if (value === undefined) return undefined;
+  return pulumi.output(value).apply((resolved) => (resolved === undefined ? resolved : pulumi.secret(resolved)));
+}

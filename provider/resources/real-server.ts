@@ -1,6 +1,6 @@
 import * as pulumi from "@pulumi/pulumi";
 import { ConnectionArgs } from "./connection";
-import { providerFor, urnInput } from "./provider";
+import { providerFor, secretInput, urnInput } from "./provider";
 import { HealthCheckArgs, VirtualService } from "./virtual-service";
 
 export interface RealServerArgs {
@@ -57,7 +57,8 @@ export class RealServer extends pulumi.dynamic.Resource {
       {
         ...rest,
         service: identity,
-        directors: service.directors,
+        directors: secretInput(service.directors),
+        host: secretInput(rest.host),
         serviceChecked: pulumi.output(service.healthCheck).apply((check) => check !== undefined),
         __urn: urnInput(name, "RealServer", opts),
       },

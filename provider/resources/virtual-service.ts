@@ -1,7 +1,7 @@
 import * as pulumi from "@pulumi/pulumi";
 import { ConnectionArgs } from "./connection";
 import { DirectorRef, directorConnection } from "./director";
-import { providerFor, urnInput } from "./provider";
+import { providerFor, secretInput, urnInput } from "./provider";
 
 /** Packets of `protocol` to one of `addresses` on one of `ports` (a port, or a range "8000-8100"). */
 export interface FwmarkMatchArgs {
@@ -87,7 +87,7 @@ export class VirtualService extends pulumi.dynamic.Resource {
       name,
       {
         ...args,
-        directors: args.directors.map(directorConnection),
+        directors: secretInput(args.directors.map(directorConnection)),
         __urn: urnInput(name, "VirtualService", opts),
       },
       { ...opts, additionalSecretOutputs: ["directors"] },
