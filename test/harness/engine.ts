@@ -2,11 +2,13 @@
 // It mirrors the engine's step generation for custom resources: Check (olds = old inputs), Diff (olds = old
 // outputs), then Create / Update / Replace / same; deletions run last, with the OLD outputs (and so the OLD
 // `__provider` text), each after the resources that depend on it, up to `parallel` at once (as refreshes). A preview
-// runs check and diff only and plans the rest. Not modelled: pending-replacement records in state.
+// runs check and diff only and plans the rest. Secret inputs and outputs are sealed in the state file as the CLI
+// seals them (./secrets.ts). Not modelled: pending-replacement records in state.
 import * as fs from "fs";
 import pLimit from "p-limit";
 import { isDeepStrictEqual } from "util";
-import { isSecretWrapper, PropertyMap, ProviderHost, SECRET_SIG, SIG_KEY, stripSecrets } from "./provider-host";
+import { containsSecrets, PropertyMap, ProviderHost, SECRET_SIG, SIG_KEY, stripSecrets } from "./provider-host";
+import { StateSecrets } from "./secrets";
 import { serializeInputs } from "./serialize";
 
 export interface DesiredResource {
@@ -28,6 +30,8 @@ export interface StateEntry {
   id: string;
   /** Checked inputs, as sent to the provider (plain values). */
   inputs: PropertyMap;
+  /** Input keys the program sent holding a secret (the CLI tracks it deeper; a whole key is never less safe). */
+  secretInputs: string[];
   /** Outputs as returned by the provider (plain values; includes `__provider`). */
   outputs: PropertyMap;
   /** Output keys the engine would keep secret (same key as a secret input, or additionalSecretOutputs). */
@@ -43,8 +47,13 @@ export type State = Record<string, StateEntry>;
 interface StateFile {
   resources: State;
   components?: string[];
+  /** Stack outputs in wire form (secret ones wrapped). */
   outputs?: Record<string, unknown>;
 }
+
+/** A state entry as the file holds it: its secret inputs and outputs sealed (the sealed inputs are secretInputs). */
+type StoredEntry = Omit<StateEntry, "secretInputs">;
+type StoredStateFile = Omit<StateFile, "resources"> & { resources: Record<string, StoredEntry> };
 
 export interface Summary {
   created: string[];
@@ -78,22 +87,42 @@ export class Engine {
    * thousand resources).
    */
   private otherRecords?: Omit<StateFile, "resources">;
+  private readonly secrets: StateSecrets;
 
   constructor(
     readonly host: ProviderHost,
     readonly statePath: string,
     /** Provider calls at once for deletes and refreshes (`--parallel`). */
     readonly parallel = 1,
-  ) {}
+  ) {
+    this.secrets = new StateSecrets(`${statePath}.key`);
+  }
 
   readState(): State {
     return this.readStateFile().resources;
   }
 
   readStateFile(): StateFile {
-    const file = fs.existsSync(this.statePath)
-      ? (JSON.parse(fs.readFileSync(this.statePath, "utf8")) as StateFile)
-      : { resources: {} };
+    if (!fs.existsSync(this.statePath)) return this.remember({ resources: {} });
+    const stored = JSON.parse(fs.readFileSync(this.statePath, "utf8")) as StoredStateFile;
+    const resources: State = {};
+    for (const [urn, entry] of Object.entries(stored.resources)) {
+      const inputs = this.secrets.openKeys(entry.inputs);
+      resources[urn] = {
+        ...entry,
+        inputs: inputs.values,
+        secretInputs: inputs.keys,
+        outputs: this.secrets.openKeys(entry.outputs).values,
+      };
+    }
+    return this.remember({
+      ...stored,
+      resources,
+      outputs: this.secrets.openWrappers(stored.outputs) as StateFile["outputs"],
+    });
+  }
+
+  private remember(file: StateFile): StateFile {
     this.otherRecords = otherRecordsOf(file);
     return file;
   }
@@ -124,9 +153,22 @@ export class Engine {
   }
 
   writeStateFile(file: StateFile): void {
-    this.otherRecords = otherRecordsOf(file);
-    // The file holds secret outputs (connections with keys): readable by its owner only, like the lab's key.
-    fs.writeFileSync(this.statePath, JSON.stringify(file, null, 2) + "\n", { mode: 0o600 });
+    this.remember(file);
+    const resources: Record<string, StoredEntry> = {};
+    for (const [urn, { secretInputs, ...entry }] of Object.entries(file.resources)) {
+      resources[urn] = {
+        ...entry,
+        inputs: this.secrets.sealKeys(entry.inputs, secretInputs),
+        outputs: this.secrets.sealKeys(entry.outputs, entry.secretOutputs),
+      };
+    }
+    const stored: StoredStateFile = {
+      ...file,
+      resources,
+      outputs: this.secrets.sealWrappers(file.outputs) as StateFile["outputs"],
+    };
+    // 0600 as its key file is: whoever reads both reads the secrets.
+    fs.writeFileSync(this.statePath, JSON.stringify(stored, null, 2) + "\n", { mode: 0o600 });
   }
 
   /** Reads every resource in state, `parallel` at once; updates state (drops resources whose read returns id ""). */
@@ -244,7 +286,7 @@ export class Deployment {
     if (this.seen.includes(urn)) throw new Error(`duplicate resource ${urn}`);
     this.seen.push(urn);
     const wire = await serializeInputs(res.inputs);
-    const secretInputs = Object.keys(wire).filter((k) => isSecretWrapper(wire[k]));
+    const secretInputs = Object.keys(wire).filter((k) => containsSecrets(wire[k]));
     const news = stripSecrets(wire) as PropertyMap;
     // As the engine does with aliases: the old entry is carried over under the new URN, then diffed as usual.
     const alias = old[urn] ? undefined : res.aliases?.find((a) => old[a] !== undefined && !this.seen.includes(a));
@@ -273,6 +315,7 @@ export class Deployment {
     const entryOf = (id: string, inputs: PropertyMap, outputs: PropertyMap): StateEntry => ({
       id,
       inputs,
+      secretInputs,
       outputs,
       secretOutputs: Object.keys(outputs).filter(
         (k) => secretInputs.includes(k) || (res.additionalSecretOutputs ?? []).includes(k),
@@ -295,9 +338,12 @@ export class Deployment {
       diff.changes === "some" || (diff.changes === "unknown" && !isDeepStrictEqual(prior.inputs, checked));
     if (!changed) {
       // A "same" step: the engine records the new inputs but keeps the old outputs (and their old `__provider`).
-      const nothingNew = isDeepStrictEqual(prior.inputs, checked) && sameMembers(prior.dependencies, res.dependencies);
+      const nothingNew =
+        isDeepStrictEqual(prior.inputs, checked) &&
+        isDeepStrictEqual(prior.secretInputs, secretInputs) &&
+        sameMembers(prior.dependencies, res.dependencies);
       return record(
-        { ...prior, inputs: checked, dependencies: res.dependencies },
+        { ...prior, inputs: checked, secretInputs, dependencies: res.dependencies },
         "unchanged",
         { op: "same", diffKeys: [], replaceKeys: [] },
         !nothingNew,

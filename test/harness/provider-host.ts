@@ -21,6 +21,13 @@ export function isSecretWrapper(v: unknown): v is { value: unknown } {
   return typeof v === "object" && v !== null && (v as Record<string, unknown>)[SIG_KEY] === SECRET_SIG;
 }
 
+/** Whether a secret wrapper is anywhere in `v`. */
+export function containsSecrets(v: unknown): boolean {
+  if (isSecretWrapper(v)) return true;
+  if (typeof v === "object" && v !== null) return Object.values(v).some(containsSecrets);
+  return false;
+}
+
 /** Strips secret wrappers deeply (what the engine does for a provider that answered acceptSecrets=false). */
 export function stripSecrets(v: unknown): unknown {
   if (isSecretWrapper(v)) return stripSecrets(v.value);

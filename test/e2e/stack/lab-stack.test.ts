@@ -123,7 +123,7 @@ describe("the lab stack, as `pulumi preview / up / destroy -s lab` runs it", () 
     topology = stackConfig()["lvs:topology"] as Topology;
     configure();
   });
-  // The state file holds secret outputs in plain text.
+  // The state file and its key file beside it.
   afterAll(() => fs.rmSync(path.dirname(stack.options.statePath), { recursive: true, force: true }));
   afterEach(() => {
     // What `pulumi` would have shown, for the test log.
@@ -160,6 +160,11 @@ describe("the lab stack, as `pulumi preview / up / destroy -s lab` runs it", () 
       "host",
     ]);
     expect(state.resources[`${URN_PREFIX}HAPair::lvs-pair`].secretOutputs.sort()).toEqual(["backup", "primary"]);
+    // ... and sealed there, inputs and outputs alike: a grep of the state file finds no key.
+    const key = fs.readFileSync(labHosts().hosts.dir1.connection.privateKeyPath, "utf8");
+    const stateText = fs.readFileSync(stack.options.statePath, "utf8");
+    expect(stateText).not.toContain("PRIVATE KEY");
+    expect(stateText).not.toContain(key.split("\n")[1]);
     expect(lines.join("\n")).not.toContain("PRIVATE KEY");
 
     expect(await answers("198.51.100.46", 20)).toEqual({ rs1: 10, rs2: 10 });

@@ -8,8 +8,8 @@
 // - this process serves the ResourceMonitor and Engine to it (monitor.ts); every dynamic resource goes through the
 //   SDK's own dynamic-provider host started in the program folder, as the engine starts the pulumi-nodejs plugin,
 //   with the engine's step logic (../engine.ts), up to `parallel` steps at once;
-// - state is a JSON file kept between runs. Secret outputs are recorded as such but stored in plain text: keep the
-//   file private (it is written 0600). Not product code.
+// - state is a JSON file kept between runs, its secrets (inputs, outputs, stack outputs) sealed as the CLI seals
+//   them, with a key file beside it (../secrets.ts). Not product code.
 import { spawn } from "child_process";
 import * as os from "os";
 import pLimit from "p-limit";

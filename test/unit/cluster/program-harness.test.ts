@@ -95,12 +95,13 @@ test("an update flows to the dependent; a dropped resource is deleted; a renamed
   expect(result.summary.updated.map((u) => u.split("::").pop())).toEqual(["pair-first"]);
   expect(result.summary.replaced.map((u) => u.split("::").pop())).toEqual(["pair-second"]);
   expect(result.summary.deleted.map((u) => u.split("::").pop())).toEqual(["third"]);
-  expect(fs.readdirSync(dir).sort()).toEqual(["first.txt", "other.txt", "state.json"]);
+  // The key file opens the secrets sealed in state (the first file's token).
+  expect(fs.readdirSync(dir).sort()).toEqual(["first.txt", "other.txt", "state.json", "state.json.key"]);
   expect(read("other.txt")).toBe("after two");
 });
 
 test("destroy deletes everything in state", async () => {
   const summary = await destroyStack({ host, statePath });
   expect(summary.deleted.length).toBeGreaterThanOrEqual(2);
-  expect(fs.readdirSync(dir)).toEqual(["state.json"]);
+  expect(fs.readdirSync(dir).sort()).toEqual(["state.json", "state.json.key"]);
 });

@@ -155,6 +155,8 @@ describe("a project run as the CLI runs it", () => {
     });
     expect(demo.lines.join("\n")).toContain("token: [secret]");
     expect(demo.lines.join("\n")).not.toContain("s3cr3t-token");
+    // A secret stack output is sealed in state, as the CLI stores it.
+    expect(fs.readFileSync(path.join(demo.root, "state.json"), "utf8")).not.toContain("s3cr3t-token");
 
     const again = await demo.stack.up();
     expect(again.steps.map((s) => s.op)).toEqual(["same", "same"]);

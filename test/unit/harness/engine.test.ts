@@ -3,7 +3,7 @@ import * as os from "os";
 import * as path from "path";
 import * as pulumi from "@pulumi/pulumi";
 import { DesiredResource, Engine } from "../../harness/engine";
-import { makeUrn, ProviderHost } from "../../harness/provider-host";
+import { makeUrn, ProviderHost, SECRET_SIG, SIG_KEY } from "../../harness/provider-host";
 import { serializeProvider } from "../../harness/serialize";
 import { makeFileProvider } from "./file-provider";
 
@@ -127,9 +127,50 @@ test("pulumi.secret inputs reach the provider in plain text; the echoed key is r
   await host.waitForLog("file-provider[v3] create c.txt token=string");
   const entry = engine.readState()[makeUrn("c")];
   expect(entry.outputs.token).toBe("s3cret");
+  expect(entry.secretInputs).toEqual(["token"]);
   expect(entry.secretOutputs).toEqual(["token"]);
   // Same secret again: no change.
   expect((await engine.deploy([file("a", "A2", providers.v3), c])).unchanged).toHaveLength(2);
+});
+
+test("the state file holds a secret input and output as the CLI's ciphertext envelope; a new engine reads it back", async () => {
+  const text = fs.readFileSync(statePath, "utf8");
+  expect(text).not.toContain("s3cret");
+  const stored = JSON.parse(text).resources[makeUrn("c")];
+  const envelope = { [SIG_KEY]: SECRET_SIG, ciphertext: expect.stringMatching(/^v1:[A-Za-z0-9+/=]+:[A-Za-z0-9+/=]+$/) };
+  expect(stored.inputs.token).toEqual(envelope);
+  expect(stored.outputs.token).toEqual(envelope);
+  // Unchanged, the secret keeps its ciphertext: a rewrite of the state does not churn it.
+  expect(stored.outputs.token).toEqual(stored.inputs.token);
+  expect(fs.statSync(`${statePath}.key`).mode & 0o777).toBe(0o600);
+  expect(new Engine(host, statePath).readState()[makeUrn("c")].inputs.token).toBe("s3cret");
+});
+
+test("a state with secret inputs, outputs and stack outputs reads back equal; without its key it is refused", () => {
+  const at = path.join(dir, "sealed.json");
+  const key = "-----BEGIN OPENSSH PRIVATE KEY-----\nb3BlbnNzaC1rZXktdjE=\n-----END OPENSSH PRIVATE KEY-----\n";
+  const connection = { host: "198.51.100.11", privateKey: key, proxy: { host: "127.0.0.1", password: "jump-pw" } };
+  const file = {
+    resources: {
+      [makeUrn("d")]: {
+        id: "d",
+        inputs: { connection, installPackages: true },
+        secretInputs: ["connection"],
+        outputs: { connection, kernelRelease: "6.1.0" },
+        secretOutputs: ["connection"],
+      },
+    },
+    components: [],
+    outputs: { vips: ["198.51.100.40"], token: { [SIG_KEY]: SECRET_SIG, value: { nested: "s3cr3t-token" } } },
+  };
+  new Engine(host, at).writeStateFile(file);
+  const text = fs.readFileSync(at, "utf8");
+  for (const secret of ["PRIVATE KEY", "b3BlbnNzaC1rZXktdjE", "jump-pw", "s3cr3t-token"])
+    expect(text).not.toContain(secret);
+  expect(text).toContain("6.1.0");
+  expect(new Engine(host, at).readStateFile()).toEqual(file);
+  fs.rmSync(`${at}.key`);
+  expect(() => new Engine(host, at).readState()).toThrow(`the key file ${at}.key is missing`);
 });
 
 test("refresh reads live state: a hand edit shows, a vanished file is dropped", async () => {
