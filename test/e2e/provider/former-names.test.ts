@@ -1,20 +1,22 @@
 // Upgrade from the IPv6 file names of earlier versions (colons squashed): an update of an entry whose fragment and
 // claims carry their former names takes them over and leaves one file per entry (boot replays each entry once), and a
-// destroy of such entries removes them and their former files. Earlier versions also wrote an empty director claim for
-// a DR real server (today none is written): such a file is released by the update.
+// destroy of such entries removes them and their former files. Those versions held a claim per entry (no owner tag)
+// and kept no owners file; they also wrote an empty director claim for a DR real server (today none is written):
+// such files are taken over or released by the update.
 import { labExec, labTopology, liveIpvsTable } from "../../lab/lab";
 import { destinationKey, serviceKey } from "../../../provider/facts/ipvsModel";
 import {
   claimPath,
   destinationFragmentPath,
   formerPath,
-  Naming,
+  ownersPath,
   serviceFragmentPath,
 } from "../../../provider/render/paths";
+import { ownedClaimId } from "../../../provider/plan/owners";
 import { HostClaim } from "../../../provider/plan/hostClaim";
 import { quote } from "../../../provider/plan/shell";
 import { renderClaimFile } from "../../../provider/render/claimFile";
-import { connectionTo, Declared, hostSnapshot, LabStack } from "./fixture";
+import { connectionTo, Declared, hostSnapshot, LabStack, urnOf } from "./fixture";
 
 const HOSTS = ["dir1", "rs1"];
 
@@ -27,14 +29,21 @@ describe("files written under the former IPv6 names", () => {
   const web6 = { protocol: "tcp", address: vip6, port: 80 };
   const sKey = serviceKey({ protocol: "tcp", address: vip6, port: 80 });
   const dKey = destinationKey({ protocol: "tcp", address: vip6, port: 80 }, rip, 80);
-  // What an earlier version left on each host, as [path of today, key].
-  const files: Record<string, [(key: string, name?: Naming) => string, string][]> = {
-    dir1: [
-      [serviceFragmentPath, sKey],
-      [destinationFragmentPath, dKey],
-      [claimPath, `vs:${sKey}`],
-    ],
-    rs1: [[claimPath, `rs:${dKey}`]],
+  const serviceUrn = urnOf("web6", "virtualService");
+  const realServerUrn = urnOf("web6-rs1", "realServer");
+  // What an earlier version left on each host: fragments under their former names, and one claim per entry, with no
+  // owner tag in its id, under its former name.
+  const fragments: [string, string | undefined][] = [
+    [serviceFragmentPath(sKey), formerPath(serviceFragmentPath, sKey)],
+    [destinationFragmentPath(dKey), formerPath(destinationFragmentPath, dKey)],
+  ];
+  const claims: Record<string, [string, string][]> = {
+    dir1: [[`vs:${sKey}`, serviceUrn]],
+    rs1: [[`rs:${dKey}`, realServerUrn]],
+  };
+  const ownersFiles: Record<string, string[]> = {
+    dir1: [ownersPath(`vs:${sKey}`), ownersPath(`rs:${dKey}`)],
+    rs1: [ownersPath(`rs:${dKey}`)],
   };
   const declare = (scheduler: string, weight: number): Declared[] => [
     { name: "dir1", kind: "director", inputs: { connection: dir1 } },
@@ -55,14 +64,20 @@ describe("files written under the former IPv6 names", () => {
   };
   /** Moves today's files to their former names, and writes the empty director claim, as an earlier version had. */
   const downgradeNames = async () => {
+    for (const [today, former] of fragments) await labExec("dir1", `mv ${quote(today)} ${quote(former ?? "")}`);
     for (const host of HOSTS) {
-      for (const [pathOf, key] of files[host]) {
-        await labExec(host, `mv ${pathOf(key)} ${formerPath(pathOf, key)}`);
+      for (const [id, urn] of claims[host]) {
+        const today = claimPath(ownedClaimId(id, urn));
+        const claim = { ...(JSON.parse(await labExec(host, `cat ${quote(today)}`)) as HostClaim), id };
+        await writeClaim(host, formerPath(claimPath, id), claim);
+        await labExec(host, `rm ${quote(today)}`);
       }
+      await labExec(host, `rm -f ${ownersFiles[host].map(quote).join(" ")}`);
     }
-    const claim = formerPath(claimPath, emptyDirectorClaim.id);
-    await labExec("dir1", `printf '%s' ${quote(renderClaimFile(emptyDirectorClaim))} > ${quote(claim ?? "")}`);
+    await writeClaim("dir1", formerPath(claimPath, emptyDirectorClaim.id), emptyDirectorClaim);
   };
+  const writeClaim = (host: string, path: string | undefined, claim: HostClaim) =>
+    labExec(host, `printf '%s' ${quote(renderClaimFile(claim))} > ${quote(path ?? "")}`);
   const owned = (host: string) =>
     labExec(host, "ls /etc/lvs-pulumi/ipvs.d /etc/lvs-pulumi/claims.d 2>/dev/null || true");
 
