@@ -6,6 +6,7 @@ import {
   OWNED_DIRS,
   IPVS_FRAGMENT_DIR,
   IPVS_RESTORE_SCRIPT,
+  IPVS_TIMEOUTS_FILE,
   IPVS_UNIT_NAME,
   MARK_FRAGMENT_DIR,
   SNAT_FRAGMENT_DIR,
@@ -15,7 +16,8 @@ import { renderIpvsRestoreScript } from "../render/ipvsRestoreScript";
 import { renderIpvsUnit } from "../render/units";
 import { HostSession } from "./session";
 
-// The director's boot replay of our IPVS entries: a unit and its script, present while we own anything there.
+// The director's boot replay of our IPVS entries and of the director's timeouts: a unit and its script, present while
+// we own anything there (a director with timeouts and no service still needs it, or a reboot resets the timeouts).
 
 function bootFiles(present: boolean): OwnedFile[] {
   return [
@@ -44,14 +46,16 @@ export function installIpvsBoot(facts: BootFacts): Step[] {
   ];
 }
 
-/** Removes the boot replay once no fragment of ours is left on the host. */
+/** Removes the boot replay once no fragment of ours and no timeouts file is left on the host. */
 export async function removeIpvsBootIfUnused(session: HostSession): Promise<void> {
   const facts = await session.read({
     ...ipvsBootFacts(),
     ipvsFragments: directoryListingFact(IPVS_FRAGMENT_DIR),
     snatFragments: directoryListingFact(SNAT_FRAGMENT_DIR),
     markFragments: directoryListingFact(MARK_FRAGMENT_DIR),
+    timeoutsFile: fileFact(IPVS_TIMEOUTS_FILE),
   });
+  if (facts.timeoutsFile !== null) return;
   if ([facts.ipvsFragments, facts.snatFragments, facts.markFragments].some((files) => files.length > 0)) return;
   const live = { [IPVS_RESTORE_SCRIPT]: facts.bootScript, [unitPath(IPVS_UNIT_NAME)]: facts.bootUnit };
   const removal = [

@@ -69,4 +69,15 @@ describe("persistence across reboot", () => {
     expect(await Promise.all(["dir1", "rs1"].map(changeLogLength))).toEqual(changes);
     expect(Object.keys(tally(await fetchThroughVip(vip, 80, 8))).sort()).toEqual(["rs1", "trs1"]);
   });
+
+  // The boot replay also sets the timeouts: it stays while the director has them, with no service left.
+  test("a director's timeouts, with no service, are as set after a real reboot", async () => {
+    await stack.deploy(resources.slice(0, 1));
+    const timeouts = () => labExec("dir1", "ipvsadm -Ln --timeout");
+    expect(await timeouts()).toContain("900 60 120");
+    expect(await labExec("dir1", "ipvsadm -Sn")).toBe("");
+    const dirMs = await rebootHost("dir1");
+    console.log(`reboot to SSH with no service: dir1 ${(dirMs / 1000).toFixed(1)} s`);
+    expect(await timeouts()).toContain("900 60 120");
+  });
 });
