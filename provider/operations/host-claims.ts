@@ -8,7 +8,7 @@ import { sysctlFact } from "../facts/sysctl";
 import { OwnedFile, planFiles, pruneEmptyDirs } from "../plan/files";
 import { formerFileOf, holdsClaim, planFormerFileRemoval } from "../plan/formerFiles";
 import { HostClaim, mergeClaims } from "../plan/hostClaim";
-import { planRealServerHost } from "../plan/realServerHost";
+import { HostOriginals, planRealServerHost } from "../plan/realServerHost";
 import { command } from "../plan/shell";
 import { bootSysctls } from "../plan/sysctls";
 import { renderClaimFile, renderOriginalsFile } from "../render/claimFile";
@@ -104,31 +104,48 @@ export async function applyHostClaims(session: HostSession, add: HostClaim[], re
     stored.originals,
   );
   const live = Object.fromEntries(files.map((file, i) => [file.path, at[`file${i}`] as string | null]));
-  const keepOriginals =
-    Object.keys(plan.originals.sysctls).length +
-      Object.keys(plan.originals.routes).length +
-      (plan.originals.vips?.length ?? 0) >
-    0;
-  const originalsFile: OwnedFile = {
-    path: ORIGINALS_FILE,
-    content: keepOriginals ? renderOriginalsFile(plan.originals) : null,
-    mode: "0600",
-  };
+  const recorded = originalsFile(plan.recorded);
+  const kept = originalsFile(plan.originals);
+  const releasedFiles = new Set(released.map((claim) => claimPath(claim.id)));
+  const releasedIds = new Set(released.map((claim) => claim.id));
+  const [releasing, staying] = partition(formerClaims, (claim) => releasedIds.has(claim.id));
+  const formerRemoval = (claims: typeof formerClaims) =>
+    claims.flatMap((claim) => {
+      const content = at[`former${formerClaims.indexOf(claim)}`] as string | null;
+      return planFormerFileRemoval(formerFileOf(claim.path, content, holdsClaim(claim.id)));
+    });
   const unit = claims.length > 0;
   const enable = unit && !facts.unitEnabled ? [command("systemctl", "enable", "--quiet", REALSERVER_UNIT_NAME)] : [];
   const disable = !unit && facts.unitEnabled ? [command("systemctl", "disable", "--quiet", REALSERVER_UNIT_NAME)] : [];
+  const [releasedClaimFiles, settledFiles] = partition(
+    ownedFiles(claims, add, released, bootSysctls(mergeClaims(claims).sysctls, facts.sysctls)),
+    (file) => releasedFiles.has(file.path),
+  );
+  // What to restore stays on the host until the restore succeeded: the originals recorded first, with the values
+  // being restored; the released claims and those values go only after the commands. A failed restore is retried.
   await session.apply([
-    // Originals first: a failure half-way must still know what to restore.
-    ...planFiles([originalsFile], { [ORIGINALS_FILE]: facts.originalsFile }),
+    ...planFiles([recorded], { [ORIGINALS_FILE]: facts.originalsFile }),
     ...disable,
-    ...planFiles(ownedFiles(claims, add, released, bootSysctls(mergeClaims(claims).sysctls, facts.sysctls)), live),
-    ...formerClaims.flatMap((claim, i) =>
-      planFormerFileRemoval(formerFileOf(claim.path, at[`former${i}`] as string | null, holdsClaim(claim.id))),
-    ),
+    ...planFiles(settledFiles, live),
+    ...formerRemoval(staying),
     ...enable,
     ...plan.commands,
+    ...planFiles(releasedClaimFiles, live),
+    ...formerRemoval(releasing),
+    ...planFiles([kept], { [ORIGINALS_FILE]: recorded.content }),
     ...(claims.length === 0 && released.length > 0 ? [pruneEmptyDirs(OWNED_DIRS)] : []),
   ]);
+}
+
+/** The originals file: absent when nothing is left to restore. */
+function originalsFile(originals: HostOriginals): OwnedFile {
+  const any =
+    Object.keys(originals.sysctls).length + Object.keys(originals.routes).length + (originals.vips?.length ?? 0);
+  return { path: ORIGINALS_FILE, content: any > 0 ? renderOriginalsFile(originals) : null, mode: "0600" };
+}
+
+function partition<T>(items: T[], test: (item: T) => boolean): [T[], T[]] {
+  return [items.filter(test), items.filter((item) => !test(item))];
 }
 
 function ownedFiles(

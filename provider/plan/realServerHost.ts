@@ -29,7 +29,12 @@ export interface HostOriginals {
 
 export interface RealServerHostPlan {
   commands: string[];
-  /** To store on the host before running the commands. */
+  /**
+   * To store on the host before running the commands: what was there, and what they change now. Values being
+   * restored stay in it, so a restore that fails half-way is retried with them.
+   */
+  recorded: HostOriginals;
+  /** To store once the commands succeeded: without what they restored. */
   originals: HostOriginals;
 }
 
@@ -70,6 +75,7 @@ export function planRealServerHost(
     if (!(routeKey(route) in next.routes)) next.routes[routeKey(route)] = live ? pick(live) : null;
     commands.push(command("ip", ...familyArgs(route.family), "route", "replace", route.to, "via", route.via));
   }
+  const recorded = withVips({ sysctls: { ...next.sysctls }, routes: { ...next.routes } }, preexisting);
 
   for (const vip of gone.vips) {
     if (wanted.vips.some((v) => vipKey(v) === vipKey(vip))) continue;
@@ -77,7 +83,6 @@ export function planRealServerHost(
       commands.push(command("ip", "addr", "del", vip.cidr, "dev", vip.dev));
     }
   }
-  if (preexisting.size > 0) next.vips = [...preexisting].sort();
   for (const route of gone.routes) {
     const key = routeKey(route);
     if (wanted.routes.some((r) => routeKey(r) === key) || !(key in next.routes)) continue;
@@ -90,7 +95,11 @@ export function planRealServerHost(
     delete next.sysctls[key];
   }
   // Modules and links stay: an idle tunl0 or a loaded ipip module carries no traffic and others may rely on them.
-  return { commands, originals: next };
+  return { commands, recorded, originals: withVips(next, preexisting) };
+}
+
+function withVips(originals: HostOriginals, preexisting: Set<string>): HostOriginals {
+  return preexisting.size > 0 ? { ...originals, vips: [...preexisting].sort() } : originals;
 }
 
 function vipKey(vip: ClaimedVip): string {

@@ -43,25 +43,35 @@ describe("planRealServerHost", () => {
         "sysctl -w net.ipv4.conf.all.arp_ignore=1",
         "ip addr add 203.0.113.101/32 dev lo",
       ],
+      recorded,
       originals: recorded,
     });
   });
 
   it("is converged on a second run", () => {
-    expect(planRealServerHost([web80, web443], [], converged, recorded)).toEqual({ commands: [], originals: recorded });
+    expect(planRealServerHost([web80, web443], [], converged, recorded)).toEqual({
+      commands: [],
+      recorded,
+      originals: recorded,
+    });
   });
 
   it("keeps a shared VIP and sysctls while another claim needs them", () => {
-    expect(planRealServerHost([web443], [web80], converged, recorded)).toEqual({ commands: [], originals: recorded });
+    expect(planRealServerHost([web443], [web80], converged, recorded)).toEqual({
+      commands: [],
+      recorded,
+      originals: recorded,
+    });
   });
 
-  it("removes the VIP and restores original sysctls with the last claim", () => {
+  it("removes the VIP and restores original sysctls with the last claim, recorded until restored", () => {
     expect(planRealServerHost([], [web443], converged, recorded)).toEqual({
       commands: [
         "ip addr del 203.0.113.101/32 dev lo",
         "sysctl -w net.ipv4.conf.all.arp_announce=0",
         "sysctl -w net.ipv4.conf.all.arp_ignore=0",
       ],
+      recorded,
       originals: none,
     });
   });
@@ -73,6 +83,8 @@ describe("planRealServerHost", () => {
     const released = planRealServerHost([], [web80], converged, claimed.originals);
     expect(released.commands).not.toContain("ip addr del 203.0.113.101/32 dev lo");
     expect(released.originals).toEqual(none);
+    // Until the release succeeded, the VIP is still known as the host's own: a retry must not delete it either.
+    expect(released.recorded.vips).toEqual(["lo 203.0.113.101/32"]);
   });
 
   it("brings up tunl0 after loading ipip", () => {
@@ -104,14 +116,17 @@ describe("planRealServerHost", () => {
       links: [],
     };
     const added = planRealServerHost([nat], [], facts(), none);
+    const original = { sysctls: {}, routes: { "inet:default": { via: "192.0.2.1", dev: "eth0" } } };
     expect(added).toEqual({
       commands: ["ip route replace default via 198.51.100.1"],
-      originals: { sysctls: {}, routes: { "inet:default": { via: "192.0.2.1", dev: "eth0" } } },
+      recorded: original,
+      originals: original,
     });
     const routed = facts({ routes: { inet: [{ dst: "default", gateway: "198.51.100.1", dev: "eth1" }], inet6: [] } });
     expect(planRealServerHost([nat], [], routed, added.originals).commands).toEqual([]);
     expect(planRealServerHost([], [nat], routed, added.originals)).toEqual({
       commands: ["ip route replace default via 192.0.2.1 dev eth0"],
+      recorded: original,
       originals: none,
     });
   });
