@@ -2,7 +2,7 @@
 // runs many resources at once and each would otherwise take the host lock and read the whole table on its own, so
 // the work per resource grew with the table. While a batch waits for the lock, later arrivals join it; once it holds
 // the lock, arrivals start the next one. Each item still succeeds or fails on its own.
-import { ConnectionSpec, connectionKey } from "../remote";
+import { ConnectionSpec, sessionKey } from "../remote";
 import { mergeGroups } from "../plan/batchScript";
 import { Step } from "../plan/script";
 import { HostSession, withHost } from "./session";
@@ -41,7 +41,8 @@ export function hostBatcher<T>(run: BatchRunner<T>): (host: ConnectionSpec, item
   const gathering = new Map<string, Waiter<T>[]>();
 
   const enqueue = (host: ConnectionSpec, waiter: Waiter<T>): void => {
-    const key = connectionKey(host);
+    // A batch runs under its first item's session: only items of the same session may join it.
+    const key = sessionKey(host);
     const open = gathering.get(key);
     if (open && open.length < MAX_ITEMS) {
       open.push(waiter);

@@ -7,7 +7,7 @@ import { CheckedRealServer, checkerStateFact } from "../facts/checkerState";
 import { ConnectionCounts } from "../facts/ipvsList";
 import { IpvsTable } from "../facts/ipvsModel";
 import { connectionCountsFact, ipvsTableFact } from "../facts/ipvsTable";
-import { ConnectionSpec, connectionKey, holdsHostLock } from "../remote";
+import { ConnectionSpec, holdsHostLock, sessionKey } from "../remote";
 import { HostSession, withHost } from "./session";
 
 /** One read per key at a time; callers arriving while it runs share the next one. */
@@ -40,6 +40,7 @@ export class SharedReads<T> {
   }
 }
 
+// By sessionKey: a read is only as trusted as the session it ran over, so only callers of that session share it.
 const tables = new SharedReads<IpvsTable>();
 const checkers = new SharedReads<Record<string, CheckedRealServer>>();
 const counts = new SharedReads<Record<string, ConnectionCounts>>();
@@ -51,19 +52,19 @@ const counts = new SharedReads<Record<string, ConnectionCounts>>();
 export function sharedIpvsTable(director: ConnectionSpec): Promise<IpvsTable> {
   const readTable = (session: HostSession) => session.read({ table: ipvsTableFact() }).then((facts) => facts.table);
   if (holdsHostLock(director)) return readTable(new HostSession(director));
-  return tables.read(connectionKey(director), () => withHost(director, readTable));
+  return tables.read(sessionKey(director), () => withHost(director, readTable));
 }
 
 /** Active and inactive connections per real server, shared, without the lock: one listing, and drains poll it. */
 export function sharedConnectionCounts(director: ConnectionSpec): Promise<Record<string, ConnectionCounts>> {
-  return counts.read(connectionKey(director), () =>
+  return counts.read(sessionKey(director), () =>
     new HostSession(director).read({ counts: connectionCountsFact() }).then((facts) => facts.counts),
   );
 }
 
 /** keepalived's checker state on a director (empty when it does not run), shared like the table. */
 export function sharedCheckerState(director: ConnectionSpec): Promise<Record<string, CheckedRealServer>> {
-  return checkers.read(connectionKey(director), () =>
+  return checkers.read(sessionKey(director), () =>
     new HostSession(director).read({ state: checkerStateFact() }).then((facts) => facts.state),
   );
 }

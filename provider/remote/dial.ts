@@ -15,6 +15,7 @@ import { AuthenticationError, ConnectionLostError, HostKeyVerificationError, Hos
 import { HostKeyCheck, hostKeyCheckFor } from "./host-key";
 import { log } from "./log";
 import { RetriesExhausted, retry } from "./retry";
+import { sessionKey } from "./session-key";
 import { remoteSettings } from "./settings";
 
 export interface Dialed {
@@ -39,7 +40,8 @@ export interface Dialed {
 
 /**
  * Dial `spec` (jump hosts first, recursively). Bad host keys and bad credentials fail at once. A jump host is dialed
- * once and shared by every connection through it (a bastion sees one login, not one per host behind it).
+ * once and shared by every connection through it with the same session key (a bastion sees one login, not one per
+ * host behind it).
  */
 export async function dial(spec: ConnectionSpec): Promise<Dialed> {
   const check = hostKeyCheckFor(spec); // refuses before any network traffic if nothing to verify against
@@ -84,12 +86,12 @@ interface SharedJump {
   users: number;
 }
 
-/** Jump connections by connectionKey, each shared by the connections dialed through it. */
+/** Jump connections by sessionKey, each shared by the connections dialed through it. */
 const jumps = new Map<string, SharedJump>();
 
 /** The jump connection for `spec` (dialed on first use, again once it is down) and a release for this user. */
 function useJump(spec: ConnectionSpec): { ready: Promise<Dialed>; release: () => void } {
-  const key = connectionKey(spec);
+  const key = sessionKey(spec);
   let jump = jumps.get(key);
   if (!jump) {
     const created: SharedJump = { ready: dial(spec), users: 0 };

@@ -19,6 +19,7 @@ export { DEFAULT_LOCK_PATH, holdsHostLock, withHostLock } from "./lock";
 export type { RemoteLogger } from "./log";
 export { log, setLogger } from "./log";
 export { closeAll, pooledConnections } from "./pool";
+export { sessionKey } from "./session-key";
 export { maskSecrets, registerSecret } from "./secrets";
 export type { RemoteSettings } from "./settings";
 export { configureRemote } from "./settings";

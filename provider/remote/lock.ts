@@ -11,6 +11,7 @@ import { ConnectionSpec, connectionKey } from "./connection";
 import { LockShell } from "./lock-shell";
 import { log } from "./log";
 import { withClient } from "./pool";
+import { sessionKey } from "./session-key";
 import { remoteSettings } from "./settings";
 import { wrapCommand } from "./wrap";
 import { quote } from "../plan/shell";
@@ -25,17 +26,20 @@ export interface HostLockOptions {
   timeoutSeconds?: number;
 }
 
-// Module-level (see pool.ts). One waiter per host per process: queued callers wait here instead
-// of each holding an SSH channel (MaxSessions) while blocked in flock.
+// Module-level (see pool.ts). One waiter per host per process (by connectionKey: the lock is the host's, whatever
+// the session): queued callers wait here instead of each holding an SSH channel (MaxSessions) while blocked in flock.
 const queues = new Map<string, pLimit.Limit>();
 /** A lock held by this process; `lost` once the holder on the host is gone before we released it. */
 interface HeldLock {
   lost?: Error;
   /** Runs the holder's commands on the host. */
   shell?: LockShell;
+  /** sessionKey the shell was opened under: only commands of that session run in it. */
+  session?: string;
 }
 
-// Locks held by the current async call chain, so a nested withHostLock on the same host does not deadlock.
+// Locks held by the current async call chain, so a nested withHostLock on the same host, whatever its session, does
+// not deadlock against our own flock.
 const held = new AsyncLocalStorage<ReadonlyMap<string, HeldLock>>();
 
 /** Throws when a lock held by this call chain was lost: what would follow is no longer serialized. */
@@ -43,9 +47,13 @@ export function assertHostLocksHeld(): void {
   for (const lock of held.getStore()?.values() ?? []) if (lock.lost) throw lock.lost;
 }
 
-/** The shell of the host's lock when this async call chain holds it: commands run there (see exec.ts). */
+/**
+ * The shell of the host's lock when this async call chain holds it under `spec`'s session: commands run there (see
+ * exec.ts). Under another session (other trust settings, credentials or sudo) they run over their own connection.
+ */
 export function heldShell(spec: ConnectionSpec): LockShell | undefined {
-  return held.getStore()?.get(connectionKey(spec))?.shell;
+  const lock = held.getStore()?.get(connectionKey(spec));
+  return lock?.session === sessionKey(spec) ? lock.shell : undefined;
 }
 
 /** This async call chain holds the host's lock (inside withHostLock for it). */
@@ -53,7 +61,7 @@ export function holdsHostLock(spec: ConnectionSpec): boolean {
   return held.getStore()?.has(connectionKey(spec)) ?? false;
 }
 
-/** Run `fn` while holding the host's lock. Re-entrant within one async call chain. */
+/** Run `fn` while holding the host's lock. Re-entrant within one async call chain, also under another session. */
 export async function withHostLock<T>(
   spec: ConnectionSpec,
   fn: () => Promise<T>,
@@ -73,12 +81,13 @@ export async function withHostLock<T>(
   );
 }
 
-// The shell of each host, kept open between lock holds (remoteSettings().keepShellMs after the last): a hold then
-// costs one `flock` in it instead of an SSH channel, a login shell and sudo. Between holds it has no fd 9: no lock.
+// The shell of each session (sessionKey), kept open between lock holds (remoteSettings().keepShellMs after the last):
+// a hold then costs one `flock` in it instead of an SSH channel, a login shell and sudo. Between holds it has no fd 9:
+// no lock.
 const keptShells = new Map<string, { shell: LockShell; idle?: NodeJS.Timeout }>();
 
 async function hostShell(link: Link, spec: ConnectionSpec): Promise<LockShell> {
-  const key = connectionKey(spec);
+  const key = sessionKey(spec);
   const kept = keptShells.get(key);
   if (kept?.shell.usable) {
     clearTimeout(kept.idle);
@@ -103,9 +112,9 @@ export function closeKeptShells(): void {
   }
 }
 
-/** Keeps the host's shell for the next hold, and ends it once none came for a while. */
+/** Keeps the session's shell for the next hold, and ends it once none came for a while. */
 function keepShell(spec: ConnectionSpec, shell: LockShell): void {
-  const kept = keptShells.get(connectionKey(spec));
+  const kept = keptShells.get(sessionKey(spec));
   if (kept?.shell !== shell || !shell.usable) return shell.close();
   kept.idle = setTimeout(() => shell.close(), remoteSettings().keepShellMs);
   kept.idle.unref();
@@ -136,7 +145,7 @@ async function holdLock<T>(
   }
   log().debug(`ssh: locked ${path} on ${connectionKey(spec)}`);
   // A lost lock fails the body at once, and every remote command it still tries (see assertHostLocksHeld).
-  const lock: HeldLock = { shell };
+  const lock: HeldLock = { shell, session: sessionKey(spec) };
   let released = false;
   const loss = ended.then((): never => {
     if (released) return undefined as never;

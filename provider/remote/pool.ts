@@ -1,4 +1,4 @@
-// One SSH connection per (user@host:port via jump chain) per process, shared by every operation.
+// One SSH connection per session key (session-key.ts) per process, shared by every operation.
 // State is module-level on purpose: Pulumi serializes provider functions by value, and closures
 // would each get their own copy; a module loaded via require is shared through the module cache.
 //
@@ -13,10 +13,14 @@ import { ChannelOpenError, Link } from "./channel";
 import { ConnectionSpec, connectionKey } from "./connection";
 import { Dialed, dial } from "./dial";
 import { log } from "./log";
+import { sessionKey } from "./session-key";
 import { remoteSettings } from "./settings";
 
 interface Entry {
+  /** sessionKey: the pool's key. */
   key: string;
+  /** connectionKey: what messages name. */
+  name: string;
   ready: Promise<Dialed>;
   dialed?: Dialed;
   /** Operations currently using the connection; while > 0 the socket keeps Node alive. */
@@ -69,7 +73,7 @@ export async function withClient<T>(
       if (!(err instanceof ChannelOpenError) || opened > 0) throw err;
       retire(entry); // refused, wedged or dead: new operations get a fresh connection
       if (!err.retryable || attempt > 1) throw err;
-      log().info(`ssh: ${entry.key}: ${err.message}; retrying on a fresh connection`);
+      log().info(`ssh: ${entry.name}: ${err.message}; retrying on a fresh connection`);
     } finally {
       release(entry);
     }
@@ -81,17 +85,19 @@ export function closeAll(): void {
   for (const entry of [...entries.values()]) drop(entry);
 }
 
-/** Keys of the pooled connections, for diagnostics and tests. */
+/** connectionKeys of the pooled connections, for diagnostics and tests. */
 export function pooledConnections(): string[] {
-  return [...entries.keys()];
+  return [...entries.values()].map((entry) => entry.name);
 }
 
 function entryFor(spec: ConnectionSpec): Entry {
-  const key = connectionKey(spec);
+  const key = sessionKey(spec);
   const existing = entries.get(key);
   if (existing) return existing;
+  const name = connectionKey(spec);
   const entry: Entry = {
     key,
+    name,
     active: 0,
     channels: 0,
     retired: false,
@@ -101,11 +107,11 @@ function entryFor(spec: ConnectionSpec): Entry {
         entry.dialed = dialed;
         // Gone means gone: the next operation dials afresh; in-flight ones fail (channel.ts).
         dialed.onDown((reason) => {
-          log().debug(`ssh: ${key}: ${reason.reason}`);
+          log().debug(`ssh: ${name}: ${reason.reason}`);
           evict(entry);
         });
         dialed.keepProcessAlive(entry.active > 0);
-        log().debug(`ssh: connected ${key}`);
+        log().debug(`ssh: connected ${name}`);
         return dialed;
       },
       (err: unknown) => {
