@@ -37,6 +37,7 @@ import { canonicalIp } from "../schemas/ip";
 import { checkerFacts, checkerOf } from "./checked-services";
 import { sameMachine } from "./directors";
 import { HostSession, withHost } from "./session";
+import { readReachable } from "./unreachable";
 import { log, registerSecret } from "../remote";
 
 const ROLES: PairRole[] = ["primary", "backup"];
@@ -234,43 +235,61 @@ async function awaitOneMaster(inputs: HaPairInputs, expected: string | undefined
   }
 }
 
-/** Who holds the VIPs and what keepalived runs with; undefined when neither member has this pair's config. */
-export async function readHaPair(inputs: HaPairInputs): Promise<HaPairState | undefined> {
+/**
+ * Who holds the VIPs and what keepalived runs with; undefined when neither member has this pair's config. A member
+ * that is unreachable (its cable cut) keeps its `recorded` fingerprint, and the master is the member that answers
+ * when it holds the VIPs: a refresh during the outage tells who serves.
+ */
+export async function readHaPair(inputs: HaPairInputs, recorded?: HaPairState): Promise<HaPairState | undefined> {
   registerPairSecrets(inputs);
   const id = haPairId(inputs);
-  const live = await Promise.all(
-    ROLES.map((role) =>
+  const live = await readReachable(
+    ROLES,
+    (role) =>
       withHost(inputs[role].connection, async (session) => {
-        const { conf, active } = await session.read({
+        const watched = watchedVip(inputs, role);
+        const { conf, active, addresses } = await session.read({
           conf: fileFact(KEEPALIVED_CONF),
           active: unitActiveFact(KEEPALIVED_UNIT_NAME),
+          ...watched.fact,
         });
-        const ours = conf !== null && markedPair(conf) === id;
-        return { ours, fingerprint: keepalivedFingerprint(conf, active) };
+        return {
+          ours: conf !== null && markedPair(conf) === id,
+          fingerprint: keepalivedFingerprint(conf, active),
+          holds: watched.held(addresses),
+        };
       }),
-    ),
+    `HA pair ${id}: the master read from the other member, this member's keepalived state kept as last known`,
   );
-  if (!live.some((member) => member.ours)) return undefined;
-  const holders = await vipHolders(inputs);
+  if (!live.some((member) => member?.ours)) return undefined;
+  const holders = ROLES.filter((_, i) => live[i]?.holds).map((role) => inputs[role].connection.host);
+  const fingerprint = (i: number) => live[i]?.fingerprint ?? recorded?.keepalived?.[ROLES[i]] ?? "";
   return {
     master: holders.length === 1 ? holders[0] : "",
-    keepalived: { primary: live[0].fingerprint, backup: live[1].fingerprint },
+    keepalived: { primary: fingerprint(0), backup: fingerprint(1) },
   };
 }
 
 /** The SSH hosts of the members that hold the first VIP. */
 async function vipHolders(inputs: HaPairInputs): Promise<string[]> {
-  const vip = inputs.vips[0];
   const held = await Promise.all(
     ROLES.map(async (role) => {
-      const member = inputs[role];
-      const { addresses } = await withHost(member.connection, (session) =>
-        session.read({ addresses: interfaceAddressesFact(vip.interface ?? member.interface) }),
-      );
-      return addresses.some((a) => canonicalIp(a.cidr.split("/")[0]) === canonicalIp(vip.address));
+      const watched = watchedVip(inputs, role);
+      const { addresses } = await withHost(inputs[role].connection, (session) => session.read(watched.fact));
+      return watched.held(addresses);
     }),
   );
   return ROLES.filter((_, i) => held[i]).map((role) => inputs[role].connection.host);
+}
+
+/** The pair's first VIP on `role`'s interface: the fact to read, and whether the addresses read hold it. */
+function watchedVip(inputs: HaPairInputs, role: PairRole) {
+  const vip = inputs.vips[0];
+  return {
+    fact: { addresses: interfaceAddressesFact(vip.interface ?? inputs[role].interface) },
+    held: (addresses: { cidr: string }[]) =>
+      addresses.some((a) => canonicalIp(a.cidr.split("/")[0]) === canonicalIp(vip.address)),
+  };
 }
 
 /** The primary goes first: the backup takes over the VIPs until it stops too. */

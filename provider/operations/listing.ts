@@ -1,6 +1,7 @@
 import { IpvsTable } from "../facts/ipvsModel";
 import { ConnectionSpec, connectionKey } from "../remote";
 import { sharedIpvsTable } from "./shared-reads";
+import { readReachable } from "./unreachable";
 
 /** An entry as its directors list it, and the directors (by connection key) that do not list it. */
 export interface Listed<T> {
@@ -23,17 +24,25 @@ export function listedOn<T>(
   };
 }
 
-/** The entry on every director (see listedOn), from tables that refreshes running together share. */
+/** What a read does without an unreachable director. */
+export const UNREACHABLE_DIRECTOR = "read from the other directors, its part kept as last known";
+
+/**
+ * The entry on every director that answers (see listedOn), from tables that refreshes running together share. An
+ * unreachable director is left out with a warning: it neither lists the entry nor misses it.
+ */
 export async function listedEntry<T>(
   directors: ConnectionSpec[],
   pick: (table: IpvsTable) => T | undefined,
   asWanted: (entry: T) => boolean,
 ): Promise<Listed<T>> {
-  const listings = await Promise.all(
-    directors.map(async (director) => ({
-      director: connectionKey(director),
-      entry: pick(await sharedIpvsTable(director)),
-    })),
+  const listings = await readReachable(
+    directors,
+    async (director) => ({ director: connectionKey(director), entry: pick(await sharedIpvsTable(director)) }),
+    UNREACHABLE_DIRECTOR,
   );
-  return listedOn(listings, asWanted);
+  return listedOn(
+    listings.filter((l) => l !== undefined),
+    asWanted,
+  );
 }

@@ -16,7 +16,8 @@ import { ipFamily } from "../schemas/ip";
 import { RealServerInputs } from "../schemas/realServer";
 import { droppedDirectors, onEveryDirector, sameMachine } from "./directors";
 import { readFormerFile } from "./former-files";
-import { Listed, listedEntry, listedOn } from "./listing";
+import { Listed, listedEntry, listedOn, UNREACHABLE_DIRECTOR } from "./listing";
+import { readReachable } from "./unreachable";
 import { convergeOnDirector, realServerOwnersPath, removeFromDirector } from "./real-server-director";
 import { claimOnRealServerHost, releaseOnRealServerHost } from "./real-server-host";
 import { HostSession, withHost } from "./session";
@@ -152,12 +153,15 @@ export async function readRealServer(
     );
     return { ...listed, health: undefined };
   }
-  const judged = await Promise.all(
-    inputs.directors.map(async (director) => {
+  const reached = await readReachable(
+    inputs.directors,
+    async (director) => {
       const [table, checker] = await Promise.all([sharedIpvsTable(director), sharedCheckerState(director)]);
       return { director: connectionKey(director), ...judgedEntry(desired, table.destinations[key], checker[key]) };
-    }),
+    },
+    UNREACHABLE_DIRECTOR,
   );
+  const judged = reached.filter((j) => j !== undefined);
   const health = Object.fromEntries(judged.flatMap((j) => (j.health ? [[j.director, j.health]] : [])));
   return {
     ...listedOn(judged, (live) => sameDestination(live, desired)),

@@ -1,6 +1,6 @@
 import { sameMachine } from "../operations/directors";
 import { applyDirector, readDirector, removeDirector } from "../operations/director";
-import { applyHaPair, readHaPair, removeHaPair } from "../operations/ha-pair";
+import { applyHaPair, HaPairState, readHaPair, removeHaPair } from "../operations/ha-pair";
 import { haPairId } from "../plan/haPair";
 import { Actor } from "../plan/owners";
 import { applyRealServer, readRealServer, realServerId, removeRealServer } from "../operations/real-server";
@@ -28,8 +28,8 @@ export interface Handler {
    * Returns the computed outputs.
    */
   apply(inputs: Props, actor: Actor, previous?: Props): Promise<Props>;
-  /** Live values to merge over the stored outputs; undefined when the resource is gone. */
-  read(inputs: Props): Promise<Props | undefined>;
+  /** Live values to merge over the stored outputs (`recorded`); undefined when the resource is gone. */
+  read(inputs: Props, recorded: Props): Promise<Props | undefined>;
   /** Removes what `actor` owns (what another owner holds stays). */
   remove(inputs: Props, actor: Actor): Promise<void>;
 }
@@ -116,8 +116,8 @@ const haPair: Handler = {
   apply: async (inputs, _actor, previous) => ({
     ...(await applyHaPair(inputs as HaPairInputs, previous as HaPairInputs | undefined)),
   }),
-  read: async (inputs) => {
-    const live = await readHaPair(inputs as HaPairInputs);
+  read: async (inputs, recorded) => {
+    const live = await readHaPair(inputs as HaPairInputs, recorded as unknown as HaPairState);
     return live && { ...live };
   },
   remove: (inputs) => removeHaPair(inputs as HaPairInputs),

@@ -2,6 +2,7 @@
 // resource of every stack loads this module once per provider process: the SSH connection pool is shared, and state
 // written by older versions of this library is handled by the installed one (keep these signatures stable).
 import { Actor } from "../plan/owners";
+import { unreachableHost, warnUnreachable } from "../operations/unreachable";
 import { checkInputs } from "../schemas/checkInputs";
 import { log, setLogger } from "../remote";
 import { adoptionNotice } from "./adoption";
@@ -86,7 +87,16 @@ export function update(kind: ResourceKind, _id: string, olds: Props, news: Props
 export function read(kind: ResourceKind, id: string, props: Props) {
   return asResource(props[URN_KEY], async () => {
     const stored = inputsOnly(kind, props);
-    const live = await HANDLERS[kind].read(inputsOf(kind, props));
+    let live: Props | undefined;
+    try {
+      live = await HANDLERS[kind].read(inputsOf(kind, props), props);
+    } catch (error) {
+      // No host of the resource answers (an outage): the refresh goes on, this resource as last known.
+      const unreachable = unreachableHost(error);
+      if (!unreachable) throw error;
+      warnUnreachable(unreachable, "what it holds is kept as last known");
+      return { id, props };
+    }
     if (live === undefined) return { id: "", props: {} };
     // A live value that is absent (no persistence any more) removes the stored one.
     const merged = Object.fromEntries(Object.entries({ ...stored, ...live }).filter(([, v]) => v !== undefined));

@@ -5,6 +5,7 @@ import * as path from "path";
 import { providerFor } from "../../../provider/resources/provider";
 import type { ResourceKind } from "../../../provider/runtime/diff";
 import { Engine, Summary } from "../../harness/engine";
+import { MonitorServer, Severity } from "../../harness/cli/monitor";
 import { makeUrn, PropertyMap, ProviderHost } from "../../harness/provider-host";
 import { serializeProvider } from "../../harness/serialize";
 import { LabConnection, labExec, labHosts } from "../../lab/lab";
@@ -60,6 +61,13 @@ export function urnOf(name: string, kind: ResourceKind, stack?: string): string 
   return makeUrn(name, TYPES[kind], stack);
 }
 
+/** A diagnostic the provider sent the engine (what `pulumi up` shows under the resource). */
+export interface Diagnostic {
+  severity: Severity;
+  message: string;
+  urn: string;
+}
+
 /** A stack: the provider host, the serialized providers and an engine keeping state between deploys. */
 export class LabStack {
   private constructor(
@@ -67,11 +75,21 @@ export class LabStack {
     readonly engine: Engine,
     private readonly providers: Record<ResourceKind, string>,
     readonly stack: string,
+    private readonly monitor: MonitorServer,
+    /** The provider's diagnostics, as the engine received them. */
+    readonly diagnostics: Diagnostic[],
   ) {}
 
   /** `stack`: the stack name in the URNs (two stacks of one project declare the same resources apart). */
   static async start(stack = "test"): Promise<LabStack> {
-    const host = await ProviderHost.start({ cwd: repoRoot });
+    const diagnostics: Diagnostic[] = [];
+    // The engine's log service, which the provider's diagnostics reach (no program runs here: nothing registers).
+    const monitor = await MonitorServer.start({
+      register: () => Promise.reject(new Error("no program runs in a LabStack")),
+      registerOutputs: () => undefined,
+      log: (severity, message, urn) => void diagnostics.push({ severity, message, urn }),
+    });
+    const host = await ProviderHost.start({ cwd: repoRoot, engineAddress: monitor.address });
     const state = path.join(fs.mkdtempSync(path.join(os.tmpdir(), "lvs-stack-")), "state.json");
     const kinds = Object.keys(TYPES) as ResourceKind[];
     const texts = await Promise.all(kinds.map((kind) => serializeProvider(providerFor(kind))));
@@ -81,7 +99,7 @@ export class LabStack {
       const logFile = path.join(os.tmpdir(), `lvs-provider-host-${host.pid}.log`);
       setInterval(() => fs.writeFileSync(logFile, host.logs.map((l) => l.line).join("\n")), 2000).unref();
     }
-    return new LabStack(host, new Engine(host, state), providers, stack);
+    return new LabStack(host, new Engine(host, state), providers, stack, monitor, diagnostics);
   }
 
   providerText(kind: ResourceKind): string {
@@ -109,6 +127,7 @@ export class LabStack {
   /** Stops the provider host and removes the state folder (it holds secret outputs in plain text). */
   async stop(): Promise<void> {
     await this.host.stop();
+    await this.monitor.stop();
     fs.rmSync(path.dirname(this.engine.statePath), { recursive: true, force: true });
   }
 }
