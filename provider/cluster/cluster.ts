@@ -45,7 +45,10 @@ export class LvsCluster extends pulumi.ComponentResource {
     for (const [directorName, args] of Object.entries(topology.directors)) {
       this.directorResources[directorName] = new Director(`${name}-${directorName}`, args, child);
     }
-    const pairServices: Record<string, { vips: pulumi.Output<string[]>; resource: VirtualService }[]> = {};
+    const pairServices: Record<
+      string,
+      { vips: pulumi.Output<string[]>; resource: VirtualService; realServers: RealServer[] }[]
+    > = {};
     for (const [serviceName, spec] of Object.entries(topology.services)) {
       const { directors, realServers, ...args } = spec;
       const pairName = pairOfService[serviceName];
@@ -59,7 +62,6 @@ export class LvsCluster extends pulumi.ComponentResource {
         },
         child,
       );
-      if (pairName !== undefined) (pairServices[pairName] ??= []).push({ vips: servedVips(spec), resource: service });
       this.serviceResources[serviceName] = service;
       this.realServerResources[serviceName] = {};
       for (const [serverName, server] of Object.entries(realServers)) {
@@ -69,6 +71,11 @@ export class LvsCluster extends pulumi.ComponentResource {
           child,
         );
       }
+      // The pair follows its real servers too: after a director was known down, their changes reach it before the
+      // pair gives the VIPs back to it (operations/ha-pair.ts).
+      const servers = Object.values(this.realServerResources[serviceName]);
+      if (pairName !== undefined)
+        (pairServices[pairName] ??= []).push({ vips: servedVips(spec), resource: service, realServers: servers });
     }
 
     for (const [pairName, pair] of Object.entries(topology.haPairs ?? {})) {
@@ -78,7 +85,8 @@ export class LvsCluster extends pulumi.ComponentResource {
         .all([pulumi.all(carried.map((c) => c.vips)), pulumi.all(floatingAddresses ?? [])])
         .apply(([held, floating]) => [...new Set(held.flat()), ...floating]);
       const member = (m: ClusterHaPair["primary"]) => ({ ...m, director: this.directorsOf(pairName, [m.director])[0] });
-      // The VIPs come up once their services exist (and go first on destroy), as a director-held VIP does.
+      // The VIPs come up once their services and real servers exist (and go first on destroy), as a director-held
+      // VIP does.
       this.haPairResources[pairName] = new HAPair(
         `${name}-${pairName}`,
         {
@@ -87,7 +95,7 @@ export class LvsCluster extends pulumi.ComponentResource {
           backup: member(backup),
           vips,
         },
-        { parent: this, dependsOn: carried.map((c) => c.resource) },
+        { parent: this, dependsOn: [...carried.map((c) => c.resource), ...carried.flatMap((c) => c.realServers)] },
       );
     }
 

@@ -9,6 +9,8 @@ import { directorState, planDirector } from "../plan/director";
 import { planFiles } from "../plan/files";
 import { installPackage, PackageName } from "../plan/packages";
 import { HostClaim } from "../plan/hostClaim";
+import { Actor, claimIdsOf, releasedClaimIds } from "../plan/owners";
+import { hostClaimsFact } from "../facts/hostClaims";
 import { renderTimeouts } from "../render/ipvsRules";
 import { IPVS_TIMEOUTS_FILE } from "../render/paths";
 import { DirectorInputs } from "../schemas/director";
@@ -26,8 +28,12 @@ export interface DirectorFacts {
 
 const DIRECTOR_CLAIM = "director";
 
-/** Prepares a director: ipvsadm, IPVS and scheduler modules, sysctls and timeouts, all persisted for boot. */
-export function applyDirector(inputs: DirectorInputs): Promise<DirectorFacts> {
+/**
+ * Prepares a director: ipvsadm, IPVS and scheduler modules, sysctls and timeouts, all persisted for boot. Each
+ * Director resource on the host holds its own claim (plan/owners.ts): a renamed resource, created before its old
+ * name is deleted, keeps the setup in place.
+ */
+export function applyDirector(inputs: DirectorInputs, actor: Actor): Promise<DirectorFacts> {
   return withHost(inputs.connection, async (session) => {
     let facts = await readDirectorFacts(session);
     const missing = missingPrograms(facts);
@@ -42,15 +48,16 @@ export function applyDirector(inputs: DirectorInputs): Promise<DirectorFacts> {
     }
     // Every scheduler the kernel has is loaded: a virtual service may switch scheduler without touching the director.
     const state = directorState(inputs, { schedulers: facts.schedulers, forwarding: [], families: [] });
+    const { own, superseded } = claimIdsOf(DIRECTOR_CLAIM, actor);
     const claim: HostClaim = {
-      id: DIRECTOR_CLAIM,
+      id: own,
       vips: [],
       sysctls: state.sysctls,
       routes: [],
       modules: state.modules,
       links: [],
     };
-    await applyHostClaims(session, [claim], []);
+    await applyHostClaims(session, [claim], superseded);
     const live = await session.read({
       timeouts: ipvsTimeoutsFact(),
       timeoutsFile: fileFact(IPVS_TIMEOUTS_FILE),
@@ -113,15 +120,32 @@ export function readDirector(inputs: DirectorInputs): Promise<DirectorFacts> {
   });
 }
 
-/** Undoes the director's own setup; the entries of virtual services and real servers are theirs to remove. */
-export function removeDirector(inputs: DirectorInputs): Promise<void> {
+/**
+ * Undoes the director's own setup; the entries of virtual services and real servers are theirs to remove. While
+ * another Director resource holds the host (the new name of a rename), only `actor`'s claim goes.
+ */
+export function removeDirector(inputs: DirectorInputs, actor: Actor): Promise<void> {
   return withHost(inputs.connection, async (session) => {
-    const live = await session.read({ timeoutsFile: fileFact(IPVS_TIMEOUTS_FILE) });
+    const { claims, timeoutsFile } = await session.read({
+      claims: hostClaimsFact(),
+      timeoutsFile: fileFact(IPVS_TIMEOUTS_FILE),
+    });
+    const mine = releasedClaimIds(DIRECTOR_CLAIM, actor, false);
+    const others = claims.filter((c) => isDirectorClaim(c.id) && !mine.includes(c.id));
+    if (others.length > 0) {
+      // An older lvs-pulumi's shared claim stays with the owners left.
+      await applyHostClaims(session, [], mine);
+      return;
+    }
     await session.apply(
-      planFiles([{ path: IPVS_TIMEOUTS_FILE, content: null }], { [IPVS_TIMEOUTS_FILE]: live.timeoutsFile }),
+      planFiles([{ path: IPVS_TIMEOUTS_FILE, content: null }], { [IPVS_TIMEOUTS_FILE]: timeoutsFile }),
     );
     await removeIpvsBootIfUnused(session);
     // Last: releasing the final claim also removes our emptied folders.
-    await applyHostClaims(session, [], [DIRECTOR_CLAIM]);
+    await applyHostClaims(session, [], releasedClaimIds(DIRECTOR_CLAIM, actor, true));
   });
+}
+
+function isDirectorClaim(id: string): boolean {
+  return id === DIRECTOR_CLAIM || id.startsWith(`${DIRECTOR_CLAIM}@`);
 }

@@ -2,6 +2,7 @@ import { machineIdFact } from "../facts/machineId";
 import { ConnectionSpec } from "../remote";
 import { hostKey } from "../schemas/connection";
 import { withHost } from "./session";
+import { knownDown, knownDownError, warnUnreachable } from "./unreachable";
 
 const sameAddress = (a: ConnectionSpec, b: ConnectionSpec) => hostKey(a) === hostKey(b);
 
@@ -34,10 +35,22 @@ export async function droppedDirectors<T extends ConnectionSpec>(
 
 /**
  * Runs `each` on every director and waits for all of them before failing with the first error: an undo that follows
- * a failure must not race the directors still being written (it would read their tables half-way).
+ * a failure must not race the directors still being written (it would read their tables half-way). With
+ * `skipDown` (a change, which the state can record as missing there), directors the operator listed as down are
+ * skipped and returned, as long as one is up; a removal fails on them (it is retried once they are back).
  */
-export async function onEveryDirector<T>(directors: T[], each: (director: T) => Promise<void>): Promise<void> {
-  const results = await Promise.allSettled(directors.map(each));
+export async function onEveryDirector<T extends ConnectionSpec>(
+  directors: T[],
+  each: (director: T) => Promise<void>,
+  skipDown = false,
+): Promise<T[]> {
+  const down = skipDown ? directors.filter(knownDown) : [];
+  if (down.length > 0 && down.length === directors.length) throw knownDownError(down[0]);
+  for (const director of down) {
+    warnUnreachable(knownDownError(director), "changed on the other directors only; the next up converges it");
+  }
+  const results = await Promise.allSettled(directors.filter((d) => !down.includes(d)).map(each));
   const failed = results.find((r): r is PromiseRejectedResult => r.status === "rejected");
   if (failed) throw failed.reason;
+  return down;
 }

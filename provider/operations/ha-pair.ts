@@ -20,8 +20,10 @@ import {
   planKeepalived,
   planKeepalivedRemoval,
   renderKeepalived,
+  vrrpInstanceIdentity,
 } from "../plan/haPair";
-import { markedPair, PairRole } from "../render/keepalivedConf";
+import { Actor, Owner, parseOwners, planOwners, withOwner, withoutOwner } from "../plan/owners";
+import { ConfMode, markedPair, PairRole } from "../render/keepalivedConf";
 import {
   CHECKER_UNIT_NAME,
   KEEPALIVED_CHECK_DIR,
@@ -31,16 +33,21 @@ import {
   KEEPALIVED_ENABLED_MARKER,
   KEEPALIVED_SCRIPT_DIR,
   KEEPALIVED_UNIT_NAME,
+  ownersPath,
 } from "../render/paths";
+import { hostKey } from "../schemas/connection";
 import { HaPairInputs } from "../schemas/haPair";
 import { canonicalIp } from "../schemas/ip";
 import { checkerFacts, checkerOf } from "./checked-services";
 import { sameMachine } from "./directors";
 import { HostSession, withHost } from "./session";
-import { readReachable } from "./unreachable";
-import { log, registerSecret } from "../remote";
+import { HOSTS_DOWN_VARIABLE, knownDown, knownDownError, readReachable } from "./unreachable";
+import { ConnectionSpec, log, registerSecret } from "../remote";
 
 const ROLES: PairRole[] = ["primary", "backup"];
+
+/** The HA pair resources (URNs) that own a member's keepalived setup (plan/owners.ts). */
+const PAIR_OWNERS = ownersPath("ha-pair");
 
 export interface HaPairState {
   /** The SSH host of the director holding the VIPs ("" when not exactly one does: both down, or split brain). */
@@ -57,6 +64,7 @@ function keepalivedFacts() {
     enabled: unitEnabledFact(KEEPALIVED_UNIT_NAME),
     active: unitActiveFact(KEEPALIVED_UNIT_NAME),
     enabledByUs: fileFact(KEEPALIVED_ENABLED_MARKER),
+    owners: fileFact(PAIR_OWNERS),
     installed: programPresentFact("keepalived"),
     scriptNames: directoryListingFact(KEEPALIVED_SCRIPT_DIR),
     checkedNames: directoryListingFact(KEEPALIVED_CHECKED_DIR),
@@ -106,50 +114,98 @@ function registerPairSecrets(inputs: HaPairInputs): void {
 }
 
 /**
- * Both members are checked before either is touched (a foreign keepalived.conf stops the pair, not half of it).
- * The member holding the VIPs is configured first (a reload keeps them where they are); the other member, when it
- * runs and its configuration changes, is stopped before anything changes: two members running configurations that
- * do not match (another virtual router id, another advert interval) each become master and both take the VIPs.
- * Then the holder is checked to hold them alone, and the other member configured and started. On a first apply
- * (nobody holds them) the primary goes first: it starts as master, the backup hears it and never takes the VIPs.
- * A failed step names what was done before it, so the pair's state is known. Before any of it, each member's new
- * configuration passes `keepalived -t` on that member: one keepalived refuses fails the apply with its message and
- * changes nothing on either. The check runs again in the script that writes the files (the host lock was released
- * in between, and a member installing keepalived now can only be checked then).
+ * Both members are checked before either is touched (a foreign keepalived.conf, or a pair of another stack, stops
+ * the pair, not half of it). The member holding the VIPs is configured first (a reload keeps them where they are);
+ * the other member, when it runs and its configuration changes, is stopped before anything changes: two members
+ * running configurations that do not match (another virtual router id, another advert interval) each become master
+ * and both take the VIPs. A change of the holder's VRRP instance (router id, interface, unicast) goes through a
+ * take-over configuration (see renderKeepalivedConf) so that the VIPs never leave it. Then the holder is checked to
+ * hold them alone, and the other member configured and started. On a first apply (nobody holds them) the primary
+ * goes first: it starts as master, the backup hears it and never takes the VIPs. A member the update replaced by
+ * another machine gives up its keepalived last. A failed step names what was done before it, so the pair's state
+ * is known. Before any of it, each member's new configuration passes `keepalived -t` on that member: one keepalived
+ * refuses fails the apply with its message and changes nothing on either. The check runs again in the script that
+ * writes the files (the host lock was released in between, and a member installing keepalived now can only be
+ * checked then).
  */
-export async function applyHaPair(inputs: HaPairInputs, previous?: HaPairInputs): Promise<HaPairState> {
+export async function applyHaPair(inputs: HaPairInputs, actor: Actor, previous?: HaPairInputs): Promise<HaPairState> {
   registerPairSecrets(inputs);
   const id = haPairId(inputs);
-  // An update is the same pair (runtime/diff.ts): its config under the former id (hosts written otherwise) is ours.
+  // An update is the same pair (runtime/diff.ts): its config under the former id (hosts written otherwise, another
+  // router id) is ours.
   const formerIds = previous ? [haPairId(previous)] : [];
-  const config = (role: PairRole) => renderKeepalived(id, inputs, role);
-  const staged = (role: PairRole) => renderKeepalived(id, inputs, role, KEEPALIVED_CHECK_DIR);
+  const config = (role: PairRole, mode?: ConfMode) => renderKeepalived(id, inputs, role, undefined, mode);
+  const staged = (role: PairRole, mode?: ConfMode) => renderKeepalived(id, inputs, role, KEEPALIVED_CHECK_DIR, mode);
+  const owners: Partial<Record<PairRole, Owner[] | undefined>> = {};
+  /** Refuses what the member cannot take; `keepalived -t` of its new configuration. Returns what it runs now. */
+  const checkMember = (role: PairRole, mode: ConfMode) =>
+    withHost(inputs[role].connection, async (session) => {
+      const live = await readKeepalived(session, config(role, mode));
+      const conflict = keepalivedConfConflict(id, live.conf, formerIds);
+      if (conflict) throw new Error(`host ${session.name}: ${conflict}`);
+      owners[role] = withOwner(parseOwners(live.owners), actor, false, `HA pair ${id}`, session.name);
+      if (!live.installed && !inputs.installKeepalived) {
+        throw new Error(`host ${session.name}: keepalived is not installed; install it or set installKeepalived: true`);
+      }
+      if (live.installed && keepalivedConfigChanges(config(role, mode), live)) {
+        await session.apply([keepalivedCheck(staged(role, mode))]).catch((error: Error) => {
+          throw new Error(
+            `HA pair ${id}: keepalived on the ${role} ${session.name} refuses the new configuration; nothing was changed on either member: ${error.message}`,
+          );
+        });
+      }
+      return live;
+    });
+  const configure = (role: PairRole, mode: ConfMode) =>
+    withHost(inputs[role].connection, async (session) => {
+      let live = await readKeepalived(session, config(role, mode));
+      if (!live.installed) {
+        await session.apply([installPackage("keepalived")]);
+        live = await readKeepalived(session, config(role, mode));
+      }
+      const steps = [
+        ...planKeepalived(id, config(role, mode), staged(role, mode), live, formerIds),
+        ...planOwners(PAIR_OWNERS, owners[role], live.owners),
+      ];
+      await moveCheckedToChecker(session, live, () => session.apply(steps));
+    });
+
+  const down = ROLES.filter((role) => knownDown(inputs[role].connection));
+  if (down.length === ROLES.length) throw knownDownError(inputs.primary.connection);
+  if (down.length === 1) {
+    // The live member alone, raised above the other: that one, back with a table that missed this run's changes,
+    // hears a higher priority and stays backup until an up without it listed converges it and releases the hold.
+    const live = ROLES.find((role) => role !== down[0])!;
+    await checkMember(live, "hold");
+    await configure(live, "hold");
+    log().warn(
+      `HA pair ${id}: the ${down[0]} ${inputs[down[0]].connection.host} is listed in ${HOSTS_DOWN_VARIABLE}: the ` +
+        `${live} ${inputs[live].connection.host} holds the VIPs until an up without it converges the ${down[0]}`,
+    );
+    const state = await awaitOneMaster(inputs, inputs[live].connection.host);
+    return { ...state, keepalived: expectedKeepalived(inputs, down[0]) };
+  }
+
   if (await sameMachine(inputs.primary.connection, inputs.backup.connection)) {
     throw new Error(
       `HA pair ${id}: the primary ${inputs.primary.connection.host} and the backup ${inputs.backup.connection.host} ` +
         "are one machine (same machine id and SSH host keys): a pair needs two directors; nothing was changed",
     );
   }
-  for (const role of ROLES) {
-    await withHost(inputs[role].connection, async (session) => {
-      const live = await readKeepalived(session, config(role));
-      const conflict = keepalivedConfConflict(id, live.conf, formerIds);
-      if (conflict) throw new Error(`host ${session.name}: ${conflict}`);
-      if (!live.installed && !inputs.installKeepalived) {
-        throw new Error(`host ${session.name}: keepalived is not installed; install it or set installKeepalived: true`);
-      }
-      if (live.installed && keepalivedConfigChanges(config(role), live)) {
-        await session.apply([keepalivedCheck(staged(role))]).catch((error: Error) => {
-          throw new Error(
-            `HA pair ${id}: keepalived on the ${role} ${session.name} refuses the new configuration; nothing was changed on either member: ${error.message}`,
-          );
-        });
-      }
-    });
-  }
+  const leaving = await leavingMembers(inputs, previous);
+  const held: Partial<Record<PairRole, boolean>> = {};
+  for (const role of ROLES) held[role] = (await checkMember(role, "declared")).conf === config(role, "hold").conf;
   const holders = await vipHolders(inputs);
   const holder = holders.length === 1 ? ROLES.find((role) => inputs[role].connection.host === holders[0]) : undefined;
-  const order: PairRole[] = holder === "backup" ? ["backup", "primary"] : ["primary", "backup"];
+  // The end of a hold (the other member was known down): that member, converged by now, is configured first; the
+  // holder's declared priority then lets VRRP elect as declared.
+  const releasing = holder !== undefined && held[holder] === true;
+  const other = holder === undefined ? undefined : ROLES.find((role) => role !== holder)!;
+  const order: PairRole[] = holder === undefined ? ROLES : releasing ? [other!, holder] : [holder, other!];
+  const takeOver =
+    holder !== undefined && previous !== undefined && !releasing
+      ? vrrpInstanceIdentity(previous, holder) !== vrrpInstanceIdentity(inputs, holder)
+      : false;
   const member = (role: PairRole) => `the ${role} ${inputs[role].connection.host}`;
   const done: string[] = [];
   const step = async (what: string, action: () => Promise<string | undefined>) => {
@@ -162,8 +218,7 @@ export async function applyHaPair(inputs: HaPairInputs, previous?: HaPairInputs)
     }
   };
 
-  if (holder !== undefined) {
-    const other = order[1];
+  if (other !== undefined && !releasing) {
     await step(`stopping keepalived on ${member(other)}`, () =>
       withHost(inputs[other].connection, async (session) => {
         const live = await readKeepalived(session);
@@ -174,26 +229,49 @@ export async function applyHaPair(inputs: HaPairInputs, previous?: HaPairInputs)
     );
   }
   for (const role of order) {
-    await step(`configuring ${member(role)}`, async () => {
-      await withHost(inputs[role].connection, async (session) => {
-        let live = await readKeepalived(session, config(role));
-        if (!live.installed) {
-          await session.apply([installPackage("keepalived")]);
-          live = await readKeepalived(session, config(role));
-        }
-        const steps = planKeepalived(id, config(role), staged(role), live, formerIds);
-        await moveCheckedToChecker(session, live, () => session.apply(steps));
+    if (role === holder && takeOver) {
+      await step(`moving the VIPs of ${member(role)} to the new VRRP instance`, async () => {
+        await configure(role, "take over");
+        await awaitOneMaster(inputs, inputs[role].connection.host);
+        return `${member(role)} holds the VIPs in the new VRRP instance`;
       });
+    }
+    if (role === holder && releasing) {
+      log().info(`HA pair ${id}: ${member(other!)} is configured; ${member(role)} gives up its hold on the VIPs`);
+    }
+    await step(`configuring ${member(role)}`, async () => {
+      await configure(role, "declared");
       return `configured ${member(role)}`;
     });
-    if (role === holder) {
+    if (role === holder && !releasing) {
       await step(`checking that ${member(role)} still holds the VIPs alone`, async () => {
         await awaitOneMaster(inputs, inputs[role].connection.host);
         return `${member(role)} holds the VIPs alone`;
       });
     }
   }
-  return awaitOneMaster(inputs, inputs.preempt ? inputs.primary.connection.host : undefined);
+  const state = await awaitOneMaster(inputs, inputs.preempt ? inputs.primary.connection.host : undefined);
+  for (const connection of leaving) {
+    await step(`giving up keepalived on the former member ${connection.host}`, async () => {
+      await removeMember(connection, haPairId(previous as HaPairInputs), actor);
+      return `gave up keepalived on ${connection.host}`;
+    });
+  }
+  return state;
+}
+
+/** Members of `previous` that are none of the new members (not another name or port of one): another machine. */
+async function leavingMembers(inputs: HaPairInputs, previous?: HaPairInputs): Promise<ConnectionSpec[]> {
+  if (!previous) return [];
+  const staying = ROLES.map((role) => inputs[role].connection);
+  const leaving: ConnectionSpec[] = [];
+  for (const role of ROLES) {
+    const former = previous[role].connection;
+    if (staying.some((c) => hostKey(c) === hostKey(former))) continue;
+    const same = await Promise.all(staying.map((c) => sameMachine(former, c)));
+    if (!same.some(Boolean)) leaving.push(former);
+  }
+  return leaving;
 }
 
 /**
@@ -274,6 +352,8 @@ export async function readHaPair(inputs: HaPairInputs, recorded?: HaPairState): 
 async function vipHolders(inputs: HaPairInputs): Promise<string[]> {
   const held = await Promise.all(
     ROLES.map(async (role) => {
+      // A member listed as down is not asked (it may hold them on its side of a cut cable, where nobody reaches it).
+      if (knownDown(inputs[role].connection)) return false;
       const watched = watchedVip(inputs, role);
       const { addresses } = await withHost(inputs[role].connection, (session) => session.read(watched.fact));
       return watched.held(addresses);
@@ -292,14 +372,22 @@ function watchedVip(inputs: HaPairInputs, role: PairRole) {
   };
 }
 
-/** The primary goes first: the backup takes over the VIPs until it stops too. */
-export async function removeHaPair(inputs: HaPairInputs): Promise<void> {
+/**
+ * The primary goes first: the backup takes over the VIPs until it stops too. While another HA pair resource owns
+ * the members (the new name of a rename), only `actor`'s ownership goes.
+ */
+export async function removeHaPair(inputs: HaPairInputs, actor: Actor): Promise<void> {
   registerPairSecrets(inputs);
   const id = haPairId(inputs);
-  for (const role of ROLES) {
-    await withHost(inputs[role].connection, async (session) => {
-      const live = await readKeepalived(session);
-      await moveCheckedToChecker(session, live, () => session.apply(planKeepalivedRemoval(id, live)));
-    });
-  }
+  for (const role of ROLES) await removeMember(inputs[role].connection, id, actor);
+}
+
+async function removeMember(connection: ConnectionSpec, id: string, actor: Actor): Promise<void> {
+  await withHost(connection, async (session) => {
+    const live = await readKeepalived(session);
+    const release = withoutOwner(parseOwners(live.owners), actor);
+    const owners = planOwners(PAIR_OWNERS, release.owners, live.owners);
+    if (!release.removeEntry) return session.apply(owners);
+    await moveCheckedToChecker(session, live, () => session.apply([...planKeepalivedRemoval(id, live), ...owners]));
+  });
 }

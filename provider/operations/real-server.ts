@@ -11,7 +11,7 @@ import { Actor, parseOwners, withoutOwner } from "../plan/owners";
 import { planQuiesce, sameDestination } from "../plan/realServer";
 import { planSnatRuleRemoval, sameSnatRule } from "../plan/snat";
 import { checkedRealServerPaths, destinationFragmentPath, snatFragmentPath } from "../render/paths";
-import { connectionKey, log } from "../remote";
+import { connectionKey, ConnectionSpec, log } from "../remote";
 import { ipFamily } from "../schemas/ip";
 import { RealServerInputs } from "../schemas/realServer";
 import { droppedDirectors, onEveryDirector, sameMachine } from "./directors";
@@ -36,12 +36,16 @@ export async function applyRealServer(
   inputs: RealServerInputs,
   actor: Actor,
   previous?: RealServerInputs,
-): Promise<void> {
+): Promise<ConnectionSpec[]> {
   const key = realServerId(inputs);
   if (inputs.host) {
     await claimOnRealServerHost(inputs.host, inputs, key, actor);
   }
-  await onEveryDirector(inputs.directors, (director) => convergeOnDirector(director, { inputs, actor }));
+  const down = await onEveryDirector(
+    inputs.directors,
+    (director) => convergeOnDirector(director, { inputs, actor }),
+    true,
+  );
   if (previous) {
     const dropped = await droppedDirectors(previous.directors, inputs.directors);
     await Promise.all(dropped.map((director) => removeFromDirector(director, { inputs: previous, actor })));
@@ -55,6 +59,7 @@ export async function applyRealServer(
       await releaseOnRealServerHost(oldHost, key, actor);
     }
   }
+  return down;
 }
 
 /** Deletes the SNAT rule of `inputs`; its boot file too unless `next` (an update) still has a rule of the same key. */

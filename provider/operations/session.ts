@@ -3,6 +3,7 @@ import { batchCommand, FactValues, parseBatch } from "../facts/batch";
 import { Fact } from "../facts/fact";
 import { fileFact } from "../facts/files";
 import { applyScript, CHANGE_LOG, failedStep, Step, stepAudit } from "../plan/script";
+import { foundUnreachable, knownDown, knownDownError, rememberUnreachable } from "./unreachable";
 import {
   commandError,
   ConnectionSpec,
@@ -111,7 +112,15 @@ export class HostSession {
   }
 }
 
-/** Runs `fn` with the host's lock held on the host itself (operations may come from several processes). */
+/**
+ * Runs `fn` with the host's lock held on the host itself (operations may come from several processes). A host listed
+ * as down, or found unreachable earlier in this process (its whole dial budget spent), fails at once.
+ */
 export function withHost<T>(connection: ConnectionSpec, fn: (session: HostSession) => Promise<T>): Promise<T> {
-  return withHostLock(connection, () => fn(new HostSession(connection)));
+  const down = knownDown(connection) ? knownDownError(connection) : foundUnreachable(connection);
+  if (down) return Promise.reject(down);
+  return withHostLock(connection, () => fn(new HostSession(connection))).catch((error: unknown) => {
+    rememberUnreachable(connection, error);
+    throw error;
+  });
 }

@@ -49,6 +49,7 @@ import {
   refuseCheckedChanges,
 } from "./checked-services";
 import { refuseForeign } from "./ownership";
+import { ConnectionSpec } from "../remote";
 import { installIpvsBoot, ipvsBootFacts, removeIpvsBootIfUnused } from "./ipvs-boot";
 import { Listed, listedEntry } from "./listing";
 import { HostSession } from "./session";
@@ -65,16 +66,22 @@ function vipClaimId(key: string): string {
  * Creates or converges the service on every director, then holds its VIP there (when the director binds it).
  * `previous` is the state before an update: directors it had and the new inputs do not lose the service.
  */
+/** Converges the service on its directors; returns those skipped as known down (see operations/unreachable.ts). */
 export async function applyVirtualService(
   inputs: VirtualServiceInputs,
   actor: Actor,
   previous?: VirtualServiceInputs,
-): Promise<void> {
+): Promise<ConnectionSpec[]> {
   // A VIP held before and not any more is released (bindVip true -> false): its claim would re-add it at boot.
   const releaseVip = previous?.bindVip === true && !binds(inputs);
-  await onEveryDirector(inputs.directors, (director) => convergeOnDirector(director, { inputs, releaseVip, actor }));
+  const down = await onEveryDirector(
+    inputs.directors,
+    (director) => convergeOnDirector(director, { inputs, releaseVip, actor }),
+    true,
+  );
   const removed = await droppedDirectors(previous?.directors ?? [], inputs.directors);
   await Promise.all(removed.map((director) => removeFromDirector(director, { inputs, actor })));
+  return down;
 }
 
 const binds = (inputs: VirtualServiceInputs) => inputs.bindVip && serviceVips(inputs).length > 0;

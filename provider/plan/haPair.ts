@@ -1,5 +1,6 @@
 import { createHash } from "crypto";
 import {
+  ConfMode,
   KeepalivedScript,
   markedPair,
   PairRole,
@@ -8,7 +9,6 @@ import {
 } from "../render/keepalivedConf";
 import { KEEPALIVED_CHECK_DIR, KEEPALIVED_CONF, KEEPALIVED_SCRIPT_DIR } from "../render/paths";
 import { isLegacyCheckedOnlyConf } from "./checkedServices";
-import { hostKey } from "../schemas/connection";
 import { HaPairInputs } from "../schemas/haPair";
 import { hostPort } from "../schemas/ip";
 import { planKeepalivedUnit, planKeepalivedUnitRemoval } from "./keepalivedUnit";
@@ -23,11 +23,12 @@ export function haPairId(inputs: HaPairInputs): string {
 }
 
 /**
- * The pair as its members are: VRID and each member's host key, however the hosts are written. Decides replacement
- * (runtime/diff.ts); haPairId stays as written, since it marks the keepalived.conf already on the members.
+ * What keepalived matches a running VRRP instance by on reload (router id, interface, unicast or not): when it
+ * differs, the reload ends the old instance (its VIPs go) and starts another, which stays backup for 3 adverts.
  */
-export function haPairKey(inputs: HaPairInputs): string {
-  return `${inputs.virtualRouterId}:${hostKey(inputs.primary.connection)}+${hostKey(inputs.backup.connection)}`;
+export function vrrpInstanceIdentity(inputs: HaPairInputs, role: PairRole): string {
+  const unicast = inputs.primary.addresses !== undefined && inputs.backup.addresses !== undefined;
+  return JSON.stringify([inputs.virtualRouterId, inputs[role].interface, unicast ? inputs[role].addresses : null]);
 }
 
 /**
@@ -42,13 +43,20 @@ export function keepalivedFingerprint(conf: string | null, active: boolean): str
   return `sha256:${createHash("sha256").update(hashed).digest("hex").slice(0, 16)}${active ? "" : " stopped"}`;
 }
 
-/** The fingerprints of both members once the inputs are applied. */
-export function expectedKeepalived(inputs: HaPairInputs): Record<PairRole, string> {
+/** The fingerprint recorded for a member the operator listed as down: nothing was read from it. */
+export const KNOWN_DOWN = "known down";
+
+/**
+ * The fingerprints of both members once the inputs are applied; with member `down` known down, the other holds the
+ * VIPs (ConfMode "hold").
+ */
+export function expectedKeepalived(inputs: HaPairInputs, down?: PairRole): Record<PairRole, string> {
   const id = haPairId(inputs);
-  return {
-    primary: keepalivedFingerprint(renderKeepalivedConf(id, inputs, "primary"), true),
-    backup: keepalivedFingerprint(renderKeepalivedConf(id, inputs, "backup"), true),
-  };
+  const fingerprint = (role: PairRole) =>
+    role === down
+      ? KNOWN_DOWN
+      : keepalivedFingerprint(renderKeepalivedConf(id, inputs, role, undefined, down ? "hold" : "declared"), true);
+  return { primary: fingerprint("primary"), backup: fingerprint("backup") };
 }
 
 /** What a member's keepalived runs with: its keepalived.conf and the scripts that names. */
@@ -63,9 +71,10 @@ export function renderKeepalived(
   inputs: HaPairInputs,
   role: PairRole,
   scriptDir = KEEPALIVED_SCRIPT_DIR,
+  mode: ConfMode = "declared",
 ): KeepalivedConfig {
   return {
-    conf: renderKeepalivedConf(pairId, inputs, role, scriptDir),
+    conf: renderKeepalivedConf(pairId, inputs, role, scriptDir, mode),
     scripts: renderKeepalivedScripts(inputs, scriptDir),
   };
 }

@@ -73,6 +73,7 @@ export function renderKeepalivedConf(
   inputs: HaPairInputs,
   role: PairRole,
   scriptDir = KEEPALIVED_SCRIPT_DIR,
+  mode: ConfMode = "declared",
 ): string {
   const member = inputs[role];
   const families = (["inet", "inet6"] as const).filter((family) =>
@@ -119,18 +120,22 @@ export function renderKeepalivedConf(
       ]
     : [];
   // preempt_delay only works from an initial BACKUP state: with it the primary starts as BACKUP too.
-  const master = inputs.preempt && inputs.preemptDelaySeconds === undefined && role === "primary";
+  const takeOver = mode === "take over";
+  const master = takeOver || (inputs.preempt && inputs.preemptDelaySeconds === undefined && role === "primary");
+  const priority = takeOver ? ADDRESS_OWNER_PRIORITY : mode === "hold" ? HOLD_PRIORITY : member.priority;
+  const preempt = takeOver || inputs.preempt;
+  const preemptDelay = takeOver ? undefined : inputs.preemptDelaySeconds;
   const blocks = instances.flatMap(({ family, name }) => [
     `vrrp_instance ${name} {`,
     // Without preemption both start as backup, so a returning primary does not take the VIPs back.
     `    state ${master ? "MASTER" : "BACKUP"}`,
     `    interface ${member.interface}`,
     `    virtual_router_id ${inputs.virtualRouterId}`,
-    `    priority ${member.priority}`,
+    `    priority ${priority}`,
     `    advert_int ${inputs.advertIntervalSeconds}`,
     ...(family === "inet6" ? ["    version 3"] : []),
-    ...(inputs.preempt ? [] : ["    nopreempt"]),
-    ...(inputs.preemptDelaySeconds !== undefined ? [`    preempt_delay ${inputs.preemptDelaySeconds}`] : []),
+    ...(preempt ? [] : ["    nopreempt"]),
+    ...(preemptDelay !== undefined ? [`    preempt_delay ${preemptDelay}`] : []),
     ...gratuitousArp(inputs),
     ...authentication(inputs, family),
     ...unicast(inputs, role, family),
@@ -147,6 +152,19 @@ export function renderKeepalivedConf(
   ]);
   return `${header()}${pairMarker(pairId)}\n${[...globals, ...scripts, ...group, ...blocks].join("\n")}`;
 }
+
+/**
+ * How a member's keepalived.conf departs from the declared one, for a transition:
+ * - "take over": the member holding the VIPs moves to a new VRRP instance (another router id or interface) without a
+ *   gap: as address owner (priority 255) a new instance is master at once, where any other waits 3 adverts with the
+ *   VIPs down;
+ * - "hold": the live member while the other is known down keeps the VIPs when that one returns with a table that
+ *   missed changes (priority 254, above any declared one), until an apply converges it and declares both again.
+ */
+export type ConfMode = "declared" | "take over" | "hold";
+
+const ADDRESS_OWNER_PRIORITY = 255;
+const HOLD_PRIORITY = 254;
 
 /** An instance sub-block listing names; nothing when there are none. */
 function block(keyword: string, names: string[]): string[] {

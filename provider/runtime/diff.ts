@@ -1,9 +1,10 @@
-// diff() is pure: it compares the old outputs with the new, checked inputs and never opens SSH. `__provider` is
-// ignored so that upgrading this library shows no change.
+// diff() is pure: it compares the old outputs with the new, checked inputs (and the hosts the operator listed as
+// down) and never opens SSH. `__provider` is ignored so that upgrading this library shows no change.
 
 import { destinationKey, serviceKey } from "../facts/ipvsModel";
 import { desiredDestination, desiredServiceId } from "../plan/desiredEntries";
-import { expectedKeepalived, haPairKey } from "../plan/haPair";
+import { expectedKeepalived } from "../plan/haPair";
+import { knownDown } from "../operations/unreachable";
 import { haPairInputsSchema } from "../schemas/haPair";
 import { realServerInputsSchema } from "../schemas/realServer";
 import { virtualServiceInputsSchema } from "../schemas/virtualService";
@@ -23,15 +24,10 @@ const IDENTITY: Record<ResourceKind, string[]> = {
   director: [],
   virtualService: ["protocol", "address", "port", "fwmark", "family"],
   realServer: ["service", "address", "port"],
-  // Either member on another host (or another VRID) is another pair. The old one goes first: the new keepalived.conf
-  // may land on the member both share.
-  haPair: [
-    "primary.connection.host",
-    "primary.connection.port",
-    "backup.connection.host",
-    "backup.connection.port",
-    "virtualRouterId",
-  ],
+  // An HA pair is updated in place, whatever changes (operations/ha-pair.ts): a replacement would stop keepalived
+  // on both members before the new pair even started. The update keeps one member holding the VIPs throughout and
+  // gives up a member only when it is another machine.
+  haPair: [],
 };
 
 /**
@@ -45,8 +41,6 @@ const ENTRY_KEY: Partial<Record<ResourceKind, (inputs: Record<string, unknown>) 
     const dest = desiredDestination(realServerInputsSchema().parse(inputs));
     return destinationKey(dest.service, dest.address, dest.port);
   },
-  // Members as host keys: a host in other case or IPv6 form, or port 22 written out, is the same member.
-  haPair: (inputs) => haPairKey(haPairInputsSchema().parse(inputs)),
 };
 
 /** Undefined when the kind has no key or the inputs are not complete yet (unknown in a preview). */
@@ -57,13 +51,6 @@ export function entryKey(kind: ResourceKind, inputs: Record<string, unknown>): s
     return undefined;
   }
 }
-
-const DELETE_BEFORE_REPLACE: Record<ResourceKind, boolean> = {
-  director: false,
-  virtualService: false,
-  realServer: false,
-  haPair: true,
-};
 
 /** Values computed by the provider, not inputs. */
 export const COMPUTED: Record<ResourceKind, string[]> = {
@@ -91,7 +78,13 @@ const EXPECTED_LIVE: Partial<Record<ResourceKind, (inputs: Record<string, unknow
   // Every director of the entry lists it (refresh names those that do not).
   virtualService: () => ({ missingFrom: undefined }),
   realServer: () => ({ missingFrom: undefined }),
-  haPair: (inputs) => ({ keepalived: expectedKeepalived(haPairInputsSchema().parse(inputs)) }),
+  // With a member listed as down (operations/unreachable.ts), the other is expected to hold the VIPs for both: an up
+  // during the outage raises it, the first up after it declares both again.
+  haPair: (inputs) => {
+    const pair = haPairInputsSchema().parse(inputs);
+    const down = (["primary", "backup"] as const).find((role) => knownDown(pair[role].connection));
+    return { keepalived: expectedKeepalived(pair, down) };
+  },
 };
 
 function drifted(kind: ResourceKind, olds: Record<string, unknown>, news: Record<string, unknown>): string[] {
@@ -129,7 +122,7 @@ export function diffResource(
   return {
     changes: changed.length > 0,
     replaces: [...new Set(replaces.map((p) => p.split(".")[0]))],
-    deleteBeforeReplace: replaces.length > 0 && DELETE_BEFORE_REPLACE[kind],
+    deleteBeforeReplace: false,
   };
 }
 

@@ -10,7 +10,7 @@ import {
   removeVirtualService,
   virtualServiceId,
 } from "../operations/virtual-service";
-import { connectionKey } from "../remote";
+import { connectionKey, ConnectionSpec } from "../remote";
 import { directorInputsSchema, DirectorInputs } from "../schemas/director";
 import { haPairInputsSchema, HaPairInputs } from "../schemas/haPair";
 import { realServerInputsSchema, RealServerInputs } from "../schemas/realServer";
@@ -35,34 +35,43 @@ export interface Handler {
 }
 
 /**
- * Directors that lost an entry the others still list: `missingFrom` (absent when none), drift that the next apply
- * repairs (runtime/diff.ts). An undefined value removes the one a former refresh stored.
+ * Directors that lost an entry the others still list, or that an apply skipped as known down: `missingFrom` (absent
+ * when none), drift that the next apply repairs (runtime/diff.ts). An undefined value removes the one stored before.
  */
 function missing(missingFrom: string[]): Props {
   return { missingFrom: missingFrom.length > 0 ? missingFrom : undefined };
 }
 
+/** The outputs of an apply that skipped directors listed as down: those miss the entry until the next apply. */
+function skipped(down: ConnectionSpec[]): Props {
+  return down.length > 0 ? { missingFrom: down.map(connectionKey) } : {};
+}
+
 const director: Handler = {
   schema: directorInputsSchema,
   id: (inputs) => `director:${connectionKey((inputs as DirectorInputs).connection)}`,
-  apply: async (inputs, _actor, previous) => {
+  apply: async (inputs, actor, previous) => {
     const next = inputs as DirectorInputs;
-    const facts = await applyDirector(next);
+    const facts = await applyDirector(next, actor);
     // Another host (not another name of the same one) gives up the director setup.
     const before = previous as DirectorInputs | undefined;
-    if (before && !(await sameMachine(before.connection, next.connection))) await removeDirector(before);
+    if (before && !(await sameMachine(before.connection, next.connection))) await removeDirector(before, actor);
     return { ...facts };
   },
   read: async (inputs) => ({ ...(await readDirector(inputs as DirectorInputs)) }),
-  remove: (inputs) => removeDirector(inputs as DirectorInputs),
+  remove: (inputs, actor) => removeDirector(inputs as DirectorInputs, actor),
 };
 
 const virtualService: Handler = {
   schema: virtualServiceInputsSchema,
   id: (inputs) => virtualServiceId(inputs as VirtualServiceInputs),
   apply: async (inputs, actor, previous) => {
-    await applyVirtualService(inputs as VirtualServiceInputs, actor, previous as VirtualServiceInputs | undefined);
-    return {};
+    const down = await applyVirtualService(
+      inputs as VirtualServiceInputs,
+      actor,
+      previous as VirtualServiceInputs | undefined,
+    );
+    return skipped(down);
   },
   read: async (inputs) => {
     const { entry: live, missingFrom } = await readVirtualService(inputs as VirtualServiceInputs);
@@ -88,8 +97,8 @@ const realServer: Handler = {
   schema: realServerInputsSchema,
   id: (inputs) => realServerId(inputs as RealServerInputs),
   apply: async (inputs, actor, previous) => {
-    await applyRealServer(inputs as RealServerInputs, actor, previous as RealServerInputs | undefined);
-    return {};
+    const down = await applyRealServer(inputs as RealServerInputs, actor, previous as RealServerInputs | undefined);
+    return skipped(down);
   },
   read: async (inputs) => {
     const { entry: live, missingFrom, health } = await readRealServer(inputs as RealServerInputs);
@@ -113,14 +122,14 @@ const realServer: Handler = {
 const haPair: Handler = {
   schema: haPairInputsSchema,
   id: (inputs) => haPairId(inputs as HaPairInputs),
-  apply: async (inputs, _actor, previous) => ({
-    ...(await applyHaPair(inputs as HaPairInputs, previous as HaPairInputs | undefined)),
+  apply: async (inputs, actor, previous) => ({
+    ...(await applyHaPair(inputs as HaPairInputs, actor, previous as HaPairInputs | undefined)),
   }),
   read: async (inputs, recorded) => {
     const live = await readHaPair(inputs as HaPairInputs, recorded as unknown as HaPairState);
     return live && { ...live };
   },
-  remove: (inputs) => removeHaPair(inputs as HaPairInputs),
+  remove: (inputs, actor) => removeHaPair(inputs as HaPairInputs, actor),
 };
 
 export const HANDLERS: Record<ResourceKind, Handler> = { director, virtualService, realServer, haPair };

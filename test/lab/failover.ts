@@ -9,7 +9,7 @@ export interface Request {
 }
 
 /** Output of a loop run on a lab host until stopped: each iteration prints lines (the loop sleeps `pause` between). */
-function loopUntilStopped(host: string, body: string, pause: number): { stop(): Promise<string[]> } {
+export function loopUntilStopped(host: string, body: string, pause: number): { stop(): Promise<string[]> } {
   const stopFile = `/run/lvs-test-loop-${process.pid}-${Date.now()}-${Math.random().toString(36).slice(2)}`;
   const out = labExec(
     host,

@@ -71,8 +71,8 @@ export interface Diagnostic {
 /** A stack: the provider host, the serialized providers and an engine keeping state between deploys. */
 export class LabStack {
   private constructor(
-    readonly host: ProviderHost,
-    readonly engine: Engine,
+    public host: ProviderHost,
+    public engine: Engine,
     private readonly providers: Record<ResourceKind, string>,
     readonly stack: string,
     private readonly monitor: MonitorServer,
@@ -89,7 +89,7 @@ export class LabStack {
       registerOutputs: () => undefined,
       log: (severity, message, urn) => void diagnostics.push({ severity, message, urn }),
     });
-    const host = await ProviderHost.start({ cwd: repoRoot, engineAddress: monitor.address });
+    const host = await LabStack.startHost(monitor);
     const state = path.join(fs.mkdtempSync(path.join(os.tmpdir(), "lvs-stack-")), "state.json");
     const kinds = Object.keys(TYPES) as ResourceKind[];
     const texts = await Promise.all(kinds.map((kind) => serializeProvider(providerFor(kind))));
@@ -100,6 +100,20 @@ export class LabStack {
       setInterval(() => fs.writeFileSync(logFile, host.logs.map((l) => l.line).join("\n")), 2000).unref();
     }
     return new LabStack(host, new Engine(host, state), providers, stack, monitor, diagnostics);
+  }
+
+  private static startHost(monitor: MonitorServer, env?: Record<string, string>): Promise<ProviderHost> {
+    return ProviderHost.start({ cwd: repoRoot, engineAddress: monitor.address, env });
+  }
+
+  /**
+   * A new provider process with `env` added (what `VAR=value pulumi up` gives the provider), the state kept: the
+   * next deploy or refresh runs in it.
+   */
+  async restartProvider(env: Record<string, string> = {}): Promise<void> {
+    await this.host.stop();
+    this.host = await LabStack.startHost(this.monitor, env);
+    this.engine = new Engine(this.host, this.engine.statePath);
   }
 
   providerText(kind: ResourceKind): string {

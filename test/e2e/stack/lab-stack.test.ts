@@ -8,6 +8,7 @@ import * as path from "path";
 import { load } from "js-yaml";
 import { hostPort } from "../../../provider/schemas/ip";
 import { describeStep, PulumiStack, RunResult } from "../../harness/cli/stack";
+import { labClock, outage, recordLoad } from "../../lab/failover";
 import { fetchThroughVip, labExec, labHosts, labStateDir, liveIpvsTable, tally } from "../../lab/lab";
 import { changeLogLength, hostSnapshot } from "../provider/fixture";
 import { LAB_STACK_CREATES, LAB_STACK_VIPS } from "../../fixtures/lab-stack";
@@ -91,6 +92,8 @@ describe("the lab stack, as `pulumi preview / up / destroy -s lab` runs it", () 
   const before: Record<string, string> = {};
   let topology: Topology;
   let stack: PulumiStack;
+  /** The topology the last `up` deployed (set by the config change test). */
+  let deployed: Topology;
   let lines: string[] = [];
 
   /** The stack with `lvs:topology` replaced (a `pulumi config set`), or as Pulumi.lab.yaml has it. */
@@ -184,6 +187,7 @@ describe("the lab stack, as `pulumi preview / up / destroy -s lab` runs it", () 
 
   test("a config change (add a real server, change a weight, remove a service): the preview is what up does", async () => {
     const changed = structuredClone(topology);
+    deployed = changed;
     changed.services["web-tun"].realServers.rs2 = {
       address: "198.51.100.22",
       forwarding: "tun",
@@ -235,6 +239,35 @@ describe("the lab stack, as `pulumi preview / up / destroy -s lab` runs it", () 
     expect(tableOf(refreshed, "dir2")["tcp:198.51.100.46:80"]).toMatchObject({
       realServers: { "198.51.100.21:80": { weight: 3 } },
     });
+  }, 1_200_000);
+
+  test("a service key of lvs:topology renamed under load: new names created, old deleted, 0 failed requests", async () => {
+    const renamed = structuredClone(deployed);
+    renamed.services["web-dr-renamed"] = renamed.services["web-dr"];
+    delete renamed.services["web-dr"];
+    configure(renamed);
+    const tables = [await liveIpvsTable("dir1"), await liveIpvsTable("dir2")];
+    const load = recordLoad("198.51.100.46", 80);
+    const started = await labClock();
+    const run = await stack.up();
+    const seen = outage(await load.stop(), started);
+    const changes = run.steps.filter((s) => s.op !== "same").map(describeStep);
+    console.log(
+      `topology key renamed: ${seen.failed} of ${seen.failed + seen.served} requests failed; ${changes.join("; ")}`,
+    );
+    expect(changes.sort()).toEqual([
+      "+ lvs:RealServer lvs-web-dr-renamed-rs1 create",
+      "+ lvs:RealServer lvs-web-dr-renamed-rs2 create",
+      "+ lvs:VirtualService lvs-web-dr-renamed create",
+      "- lvs:RealServer lvs-web-dr-rs1 delete",
+      "- lvs:RealServer lvs-web-dr-rs2 delete",
+      "- lvs:VirtualService lvs-web-dr delete",
+    ]);
+    expect(seen.failed).toBe(0);
+    expect(seen.served).toBeGreaterThan(10);
+    expect([await liveIpvsTable("dir1"), await liveIpvsTable("dir2")]).toEqual(tables);
+    const again = await stack.up();
+    expect(again.steps.filter((s) => s.op !== "same")).toEqual([]);
   }, 1_200_000);
 
   test("pulumi destroy leaves every lab host as it was", async () => {

@@ -214,7 +214,7 @@ describe("LvsCluster with an HA pair", () => {
     await value(cluster.vips);
   });
 
-  test("one HAPair, child of the component, on both directors, after the services it carries", () => {
+  test("one HAPair, child of the component, on both directors, after the services it carries and their real servers", () => {
     const [pairUrn, pair] = byName("ha-pair");
     expect(pair.type).toBe("pulumi-nodejs:dynamic/lvs:HAPair");
     expect(pair.parent).toBe(clusterUrn);
@@ -223,7 +223,8 @@ describe("LvsCluster with an HA pair", () => {
     const [web] = byName("ha-web");
     const [web6] = byName("ha-web6");
     const [marked] = byName("ha-marked");
-    expect(pair.dependencies.sort()).toEqual([dir1, dir2, web, web6, marked].sort());
+    const servers = ["ha-web-rs1", "ha-web-rs2", "ha-web6-rs1"].map((name) => byName(name)[0]);
+    expect(pair.dependencies.sort()).toEqual([dir1, dir2, web, web6, marked, ...servers].sort());
     expect(byName("ha-solo")[1].dependencies).not.toContain(pairUrn);
   });
 

@@ -1,5 +1,7 @@
-import { droppedDirectors, sameMachine } from "../../../provider/operations/directors";
-import { ConnectionSpec } from "../../../provider/remote";
+import { droppedDirectors, onEveryDirector, sameMachine } from "../../../provider/operations/directors";
+import { withHost } from "../../../provider/operations/session";
+import { HOSTS_DOWN_VARIABLE, knownDown } from "../../../provider/operations/unreachable";
+import { ConnectionSpec, HostUnreachableError, setLogger } from "../../../provider/remote";
 
 // What each address's host says it is (machine id and host keys): dir1 is reached by an address and a name.
 const ids: Record<string, string | undefined> = {
@@ -27,4 +29,44 @@ test("a director reached by a second name is the same machine: nothing is droppe
   expect(await sameMachine({ host: "198.51.100.11" }, { host: "198.51.100.12" }, identify)).toBe(false);
   // A host that says nothing about itself is only the same host by the same address.
   expect(await droppedDirectors([{ host: "198.51.100.13" }], [byName], identify)).toEqual([{ host: "198.51.100.13" }]);
+});
+
+describe("directors listed in LVS_PULUMI_HOSTS_DOWN", () => {
+  const dir1 = { host: "198.51.100.11" };
+  const dir2 = { host: "198.51.100.12" };
+  beforeEach(() => setLogger({ debug: () => {}, info: () => {}, warn: () => {} }));
+  afterEach(() => {
+    delete process.env[HOSTS_DOWN_VARIABLE];
+    setLogger();
+  });
+
+  test("a change skips them and says which; a removal, or all of them down, fails without touching them", async () => {
+    process.env[HOSTS_DOWN_VARIABLE] = " 198.51.100.11 ,other.example";
+    const touched: string[] = [];
+    const each = async (d: ConnectionSpec) => void touched.push(d.host);
+    expect(await onEveryDirector([dir1, dir2], each, true)).toEqual([dir1]);
+    expect(touched).toEqual(["198.51.100.12"]);
+    await expect(onEveryDirector([dir1], each, true)).rejects.toThrow(
+      "host 198.51.100.11:22 unreachable after 0 attempts: listed in LVS_PULUMI_HOSTS_DOWN",
+    );
+    // A removal runs on every director (here the callback stands in for withHost, which refuses a listed host).
+    expect(await onEveryDirector([dir1, dir2], each)).toEqual([]);
+    expect(touched).toEqual(["198.51.100.12", "198.51.100.11", "198.51.100.12"]);
+  });
+
+  test("hosts match however they are written; nothing is down without the variable", () => {
+    process.env[HOSTS_DOWN_VARIABLE] = "2001:DB8::11,Dir3.Example";
+    expect(knownDown({ host: "2001:db8:0::11" })).toBe(true);
+    expect(knownDown({ host: "dir3.example", port: 2222 })).toBe(true);
+    expect(knownDown(dir1)).toBe(false);
+    delete process.env[HOSTS_DOWN_VARIABLE];
+    expect(knownDown({ host: "2001:db8::11" })).toBe(false);
+  });
+
+  test("withHost refuses a listed host at once, before any dial", async () => {
+    process.env[HOSTS_DOWN_VARIABLE] = "198.51.100.11";
+    const started = Date.now();
+    await expect(withHost(dir1, async () => "reached")).rejects.toBeInstanceOf(HostUnreachableError);
+    expect(Date.now() - started).toBeLessThan(1000);
+  });
 });

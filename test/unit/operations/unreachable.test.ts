@@ -1,4 +1,9 @@
-import { readReachable, unreachableHost } from "../../../provider/operations/unreachable";
+import {
+  foundUnreachable,
+  readReachable,
+  rememberUnreachable,
+  unreachableHost,
+} from "../../../provider/operations/unreachable";
 import { HostUnreachableError, RemoteCommandError, setLogger } from "../../../provider/remote";
 
 const down = (endpoint: string) => new HostUnreachableError(endpoint, 2, new Error("timed out after 3000ms"));
@@ -33,5 +38,18 @@ describe("reading through an outage", () => {
     const failed = new RemoteCommandError("live:22", "ipvsadm -Sn", 2, "", "cannot initialize ipvs");
     const read = (host: string) => Promise.reject(host === "live:22" ? failed : down(host));
     await expect(readReachable(["gone:22", "live:22"], read, "")).rejects.toBe(failed);
+  });
+});
+
+describe("a host found unreachable", () => {
+  it("is remembered for the rest of the process, by endpoint; other errors are not", () => {
+    const dir = { host: "198.51.100.31", port: 22 };
+    expect(foundUnreachable(dir)).toBeUndefined();
+    rememberUnreachable(dir, new Error("ipvsadm failed"));
+    expect(foundUnreachable(dir)).toBeUndefined();
+    const cause = down("198.51.100.31:22");
+    rememberUnreachable(dir, new Error("read failed", { cause }));
+    expect(foundUnreachable({ host: "198.51.100.31" })).toBe(cause);
+    expect(foundUnreachable({ host: "198.51.100.31", port: 2222 })).toBeUndefined();
   });
 });

@@ -9,6 +9,7 @@ import {
   planKeepalived,
   planKeepalivedRemoval,
   renderKeepalived,
+  vrrpInstanceIdentity,
 } from "../../../provider/plan/haPair";
 import { haPairInputsSchema } from "../../../provider/schemas/haPair";
 import { renderKeepalivedDropIn } from "../../../provider/render/units";
@@ -215,4 +216,28 @@ describe("keepalived scripts and keepalived -t", () => {
     expect(other.conf).not.toBe(config.conf);
     expect(keepalivedFingerprint(other.conf, true)).toBe(keepalivedFingerprint(config.conf, true));
   });
+});
+
+function pairInputs(overrides: Record<string, unknown> = {}) {
+  return haPairInputsSchema().parse({
+    primary: { connection: { host: "198.51.100.11", insecureSkipHostKeyCheck: true }, interface: "eth0" },
+    backup: { connection: { host: "198.51.100.12", insecureSkipHostKeyCheck: true }, interface: "eth0" },
+    virtualRouterId: 51,
+    vips: ["198.51.100.46"],
+    ...overrides,
+  });
+}
+
+test("a VRRP instance is another one for keepalived on another router id, interface or unicast source", () => {
+  const pair = pairInputs();
+  const identity = (overrides: Record<string, unknown>) => vrrpInstanceIdentity(pairInputs(overrides), "primary");
+  expect(identity({})).toBe(vrrpInstanceIdentity(pair, "primary"));
+  expect(identity({ vips: ["198.51.100.47"], advertIntervalSeconds: 2 })).toBe(vrrpInstanceIdentity(pair, "primary"));
+  expect(identity({ virtualRouterId: 52 })).not.toBe(vrrpInstanceIdentity(pair, "primary"));
+  expect(identity({ primary: { ...pair.primary, interface: "eth1" } })).not.toBe(vrrpInstanceIdentity(pair, "primary"));
+  const unicast = {
+    primary: { ...pair.primary, addresses: ["198.51.100.11"] },
+    backup: { ...pair.backup, addresses: ["198.51.100.12"] },
+  };
+  expect(identity(unicast)).not.toBe(vrrpInstanceIdentity(pair, "primary"));
 });

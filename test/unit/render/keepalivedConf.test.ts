@@ -38,6 +38,17 @@ vrrp_instance LVS_PULUMI_51_V4 {
     );
   });
 
+  it("take-over: the holder's new instance is address owner (master at once), without preempt settings", () => {
+    for (const inputs of [pairInputs({ preempt: false }), pairInputs({ preemptDelaySeconds: 30 })]) {
+      const conf = renderKeepalivedConf("pair-a", inputs, "backup", undefined, "take over");
+      expect(conf).toContain("    state MASTER\n    interface eth0\n    virtual_router_id 51\n    priority 255\n");
+      expect(conf).not.toMatch(/nopreempt|preempt_delay/);
+      expect(renderKeepalivedConf("pair-a", inputs, "backup")).toMatch(
+        /priority 100\n[\s\S]*(nopreempt|preempt_delay 30)\n/,
+      );
+    }
+  });
+
   it("backup: BACKUP with the lower priority", () => {
     const conf = renderKeepalivedConf("pair-a", pairInputs(), "backup");
     expect(conf).toContain("    state BACKUP\n    interface eth0\n    virtual_router_id 51\n    priority 100\n");

@@ -72,7 +72,7 @@ test("inputsOnly drops the provider and what the provider computed for that kind
   expect(inputsOnly("realServer", props)).toEqual({ connection: { host: "a" }, table: {}, weight: 1 });
 });
 
-test("an HA pair on another member or VRID is replaced, the old one first; other changes are in place", () => {
+test("an HA pair is updated in place, also on another member or VRID (a replacement stops both members)", () => {
   const pair = {
     primary: { connection: { host: "198.51.100.11", port: 22 }, interface: "eth0", priority: 150 },
     backup: { connection: { host: "198.51.100.12", port: 22 }, interface: "eth0", priority: 100 },
@@ -81,12 +81,12 @@ test("an HA pair on another member or VRID is replaced, the old one first; other
     master: "198.51.100.11",
   };
   const moved = { ...pair, backup: { ...pair.backup, connection: { host: "198.51.100.13", port: 22 } } };
-  expect(diffResource("haPair", pair, moved)).toEqual({
+  expect(diffResource("haPair", pair, moved)).toEqual({ changes: true, replaces: [], deleteBeforeReplace: false });
+  expect(diffResource("haPair", pair, { ...pair, virtualRouterId: 52 })).toEqual({
     changes: true,
-    replaces: ["backup"],
-    deleteBeforeReplace: true,
+    replaces: [],
+    deleteBeforeReplace: false,
   });
-  expect(diffResource("haPair", pair, { ...pair, virtualRouterId: 52 }).deleteBeforeReplace).toBe(true);
   expect(diffResource("haPair", pair, { ...pair, vips: [{ address: "198.51.100.41" }] })).toEqual({
     changes: true,
     replaces: [],
@@ -127,15 +127,7 @@ test("an HA pair whose member host is written differently (case, IPv6 form, defa
   };
   const rewritten = { ...pair, primary: member("DIR1.Example", 22), backup: member("2001:DB8:0::0:12") };
   expect(diffResource("haPair", pair, rewritten)).toEqual({ changes: true, replaces: [], deleteBeforeReplace: false });
-  const moved = { ...pair, backup: member("2001:db8::13") };
-  expect(diffResource("haPair", pair, moved)).toEqual({
-    changes: true,
-    replaces: ["backup"],
-    deleteBeforeReplace: true,
-  });
-  expect(diffResource("haPair", pair, { ...pair, primary: member("dir1.example", 2222) }).replaces).toEqual([
-    "primary",
-  ]);
+  expect(diffResource("haPair", pair, { ...pair, primary: member("dir1.example", 2222) }).replaces).toEqual([]);
 });
 
 test("an HA pair whose live keepalived drifted (hand edit, stopped) shows a change; unknown inputs do not", () => {
@@ -155,6 +147,29 @@ test("an HA pair whose live keepalived drifted (hand edit, stopped) shows a chan
   const unknown = { ...inputs, vips: ["04da6b54-80e4-46f7-96ec-b56ff0331ba9"] };
   expect(diffResource("haPair", stopped, unknown).changes).toBe(true); // vips differ: a change either way
   expect(diffResource("haPair", { ...stopped, vips: unknown.vips }, unknown).changes).toBe(false);
+});
+
+test("an HA pair with a member listed as down is a change until the live member holds; after the outage, again", () => {
+  const inputs = {
+    primary: { connection: { host: "198.51.100.11", insecureSkipHostKeyCheck: true }, interface: "eth0" },
+    backup: { connection: { host: "198.51.100.12", insecureSkipHostKeyCheck: true }, interface: "eth0" },
+    virtualRouterId: 51,
+    vips: ["198.51.100.40"],
+  };
+  const pair = haPairInputsSchema().parse(inputs);
+  const declared = { ...inputs, keepalived: expectedKeepalived(pair) };
+  const holding = { ...inputs, keepalived: expectedKeepalived(pair, "primary") };
+  expect(holding.keepalived.primary).toBe("known down");
+  expect(holding.keepalived.backup).not.toBe(declared.keepalived.backup);
+  try {
+    process.env.LVS_PULUMI_HOSTS_DOWN = "198.51.100.11";
+    expect(diffResource("haPair", declared, inputs).changes).toBe(true);
+    expect(diffResource("haPair", holding, inputs).changes).toBe(false);
+  } finally {
+    delete process.env.LVS_PULUMI_HOSTS_DOWN;
+  }
+  expect(diffResource("haPair", holding, inputs).changes).toBe(true);
+  expect(diffResource("haPair", declared, inputs).changes).toBe(false);
 });
 
 describe("replacement is decided on the entry's key on the host, not on how the inputs are written", () => {
