@@ -8,6 +8,7 @@ import { directorInputsSchema } from "../schemas/director";
 import { floatingAddressSchema, haPairInputsSchema, haPairMemberFields } from "../schemas/haPair";
 import { cidrFamily, canonicalIp } from "../schemas/ip";
 import { realServerInputsSchema } from "../schemas/realServer";
+import { serviceVipFields } from "../schemas/serviceIdentity";
 import { virtualServiceInputsSchema } from "../schemas/virtualService";
 import type { ConnectionArgs } from "../resources/connection";
 import { ClusterTopology } from "./topology";
@@ -71,12 +72,20 @@ type ServiceConfig = TopologyConfig["services"][string];
 
 type Issue = (path: PropertyKey[], message: string) => void;
 
+/** A config key as a string, to tell which keys have a failure already. */
+function pathKey(path: PropertyKey[]): string {
+  return path.map(String).join(".");
+}
+
 function checkTopology(topology: TopologyConfig, ctx: z.core.$RefinementCtx): void {
-  const issue: Issue = (path, message) => ctx.addIssue({ code: "custom", path, message });
+  const reported = new Set<string>();
+  const issue: Issue = (path, message) => {
+    reported.add(pathKey(path));
+    ctx.addIssue({ code: "custom", path, message });
+  };
   for (const [name, director] of Object.entries(topology.directors)) {
     checkNoSecrets(director.connection, ["directors", name, "connection"], issue);
   }
-  checkHaPairs(topology, issue);
   const taken = new Map<string, string>();
   for (const [name, service] of Object.entries(topology.services)) {
     const at = ["services", name];
@@ -101,6 +110,7 @@ function checkTopology(topology: TopologyConfig, ctx: z.core.$RefinementCtx): vo
       port: fields.port,
       fwmark: fields.fwmark,
       family: fields.family,
+      match: fields.match,
     };
     const servers = new Map<string, string>();
     for (const [serverName, server] of Object.entries(realServers)) {
@@ -123,6 +133,9 @@ function checkTopology(topology: TopologyConfig, ctx: z.core.$RefinementCtx): vo
       );
     else taken.set(key, name);
   }
+  // After the services: a pair's rule on a service's VIP is named at that service, unless the service's own rules
+  // refused the VIP already.
+  checkHaPairs(topology, issue, reported);
 }
 
 /**
@@ -141,16 +154,19 @@ function checkPairServices(topology: TopologyConfig, name: string, service: Serv
   }
 }
 
-/** The VIPs a pair carries: those of the services on its two directors, then its floating addresses. */
-function pairVips(topology: TopologyConfig, pair: TopologyConfig["haPairs"][string]): string[] {
+/** The VIPs of the services on a pair's two directors, each with the services that serve it. */
+function pairVips(topology: TopologyConfig, pair: TopologyConfig["haPairs"][string]): Map<string, string[]> {
   const members = [pair.primary.director, pair.backup.director];
-  const own = Object.values(topology.services)
-    .filter((s) => s.address !== undefined && members.every((m) => s.directors.includes(m)))
-    .map((s) => canonicalIp(s.address!));
-  return [...new Set(own)];
+  const vips = new Map<string, string[]>();
+  for (const [name, service] of Object.entries(topology.services)) {
+    if (service.address === undefined || !members.every((m) => service.directors.includes(m))) continue;
+    const vip = canonicalIp(service.address);
+    vips.set(vip, [...(vips.get(vip) ?? []), name]);
+  }
+  return vips;
 }
 
-function checkHaPairs(topology: TopologyConfig, issue: Issue): void {
+function checkHaPairs(topology: TopologyConfig, issue: Issue, reported: Set<string>): void {
   const memberOf = new Map<string, string>();
   const routerIds = new Map<number, string>();
   for (const [name, pair] of Object.entries(topology.haPairs)) {
@@ -180,7 +196,8 @@ function checkHaPairs(topology: TopologyConfig, issue: Issue): void {
     const otherPair = routerIds.get(pair.virtualRouterId);
     if (otherPair) issue([...at, "virtualRouterId"], `is already used by lvs:topology.haPairs.${otherPair}`);
     else routerIds.set(pair.virtualRouterId, name);
-    const serviceVips = pairVips(topology, pair);
+    const servedBy = pairVips(topology, pair);
+    const serviceVips = [...servedBy.keys()];
     if (serviceVips.length + pair.floatingAddresses.length === 0) {
       issue(at, "carries no VIP: no service names both its directors and it has no floatingAddresses");
       continue;
@@ -198,6 +215,18 @@ function checkHaPairs(topology: TopologyConfig, issue: Issue): void {
       },
       at,
       issue,
+      (path) => {
+        // The resource's vips are the services' VIPs, then the floating addresses: each is named where it is set.
+        if (path[0] !== "vips" || typeof path[1] !== "number") return [[...at, ...path]];
+        const index = path[1];
+        if (index >= serviceVips.length) {
+          return [[...at, "floatingAddresses", index - serviceVips.length, ...path.slice(2)]];
+        }
+        return servedBy
+          .get(serviceVips[index])!
+          .map((service) => ["services", service, "address"])
+          .filter((key) => !reported.has(pathKey(key)));
+      },
     );
   }
 }
@@ -209,17 +238,13 @@ function serviceKey(service: ServiceConfig): string {
 
 /** The VIP, and the VIPs a fwmark service's mark matches: the directors hold all of them, so all must be ours. */
 function checkVip(subnets: string[], service: ServiceConfig, at: PropertyKey[], issue: Issue): void {
-  const vips = [
-    ...(service.address === undefined ? [] : [{ path: [...at, "address"], address: service.address }]),
-    ...(service.match?.addresses ?? []).map((address, i) => ({ path: [...at, "match", "addresses", i], address })),
-  ];
-  for (const { path, address } of vips) {
+  for (const { path, address } of serviceVipFields(service)) {
     const vip = ipaddr.parse(address);
     const inside = subnets.some((subnet) => {
       const [network, length] = ipaddr.parseCIDR(subnet);
       return network.kind() === vip.kind() && vip.match(network, length);
     });
-    if (!inside) issue(path, `is not in any of lvs:topology.subnets (${subnets.join(", ")})`);
+    if (!inside) issue([...at, ...path], `is not in any of lvs:topology.subnets (${subnets.join(", ")})`);
   }
 }
 
@@ -237,14 +262,23 @@ function checkNoSecrets(connection: ConnectionFields, at: PropertyKey[], issue: 
   if (connection.proxy) checkNoSecrets(connection.proxy, [...at, "proxy"], issue);
 }
 
-/** Runs a resource schema on what the topology will send that resource; its issues land on the config's paths. */
-function reportResourceIssues(schema: z.ZodType, inputs: object, at: PropertyKey[], issue: Issue): void {
+/**
+ * Runs a resource schema on what the topology will send that resource; its issues land on the config's paths: the
+ * input's path below `at`, or (a config that gathers an input from elsewhere) the keys `configPaths` names.
+ */
+function reportResourceIssues(
+  schema: z.ZodType,
+  inputs: object,
+  at: PropertyKey[],
+  issue: Issue,
+  configPaths = (path: PropertyKey[]): PropertyKey[][] => [[...at, ...path]],
+): void {
   const result = schema.safeParse(inputs);
   if (result.success) return;
   for (const resourceIssue of result.error.issues) {
     // The directors and the service identity are checked where the config holds them.
     if (resourceIssue.path[0] === "directors" || resourceIssue.path[0] === "service") continue;
-    issue([...at, ...resourceIssue.path], resourceIssue.message);
+    for (const path of configPaths(resourceIssue.path)) issue(path, resourceIssue.message);
   }
 }
 

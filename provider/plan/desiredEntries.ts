@@ -1,6 +1,6 @@
 import { canonicalIp, hostPrefixLength } from "../schemas/ip";
 import { RealServerInputs } from "../schemas/realServer";
-import { ServiceIdentityFields } from "../schemas/serviceIdentity";
+import { ServiceIdentityFields, serviceVipFields } from "../schemas/serviceIdentity";
 import { VirtualServiceInputs } from "../schemas/virtualService";
 import { SnatRule } from "../facts/snatRules";
 import { MarkRule } from "../facts/markRules";
@@ -35,8 +35,7 @@ export function desiredService(inputs: VirtualServiceInputs): IpvsService {
 
 /** The VIPs a service serves: its address, or what its fwmark matches (none when it has no match). */
 export function serviceVips(identity: ServiceIdentityFields): string[] {
-  if (identity.address !== undefined) return [canonicalIp(identity.address)];
-  return [...new Set((identity.match?.addresses ?? []).map(canonicalIp))];
+  return [...new Set(serviceVipFields(identity).map((vip) => canonicalIp(vip.address)))];
 }
 
 /** A fwmark service's mark rules: one per VIP and port (range) of its match, as iptables lists them. */

@@ -2,7 +2,7 @@ import { z } from "zod";
 import { once } from "./once";
 import { connectionSchema, hostKey } from "./connection";
 import { endpointAddressField, interfaceNameField, intInRange } from "./fields";
-import { canonicalIp, ipFamily } from "./ip";
+import { canonicalIp, ipFamily, sameAddress } from "./ip";
 
 /** A member's own settings; the connection comes apart (a resource input, a director's name in stack config). */
 export function haPairMemberFields(defaultPriority: number) {
@@ -186,6 +186,7 @@ function checkHaPair(value: PairFields, ctx: z.core.$RefinementCtx): void {
   }
   checkUnicast(value, issue);
   checkKeepalivedRules(value, issue);
+  checkVipsNotMembers(value, issue);
   const seen = new Set<string>();
   value.vips.forEach((vip, index) => {
     const address = canonicalIp(vip.address);
@@ -217,6 +218,31 @@ function checkUnicast(value: PairFields, issue: (path: PropertyKey[], message: s
       }
     }
   }
+}
+
+/**
+ * keepalived takes the VIPs off a member that turns backup (or stops): a VIP that is a member's own address, the one
+ * it is reached on (connection.host) or its unicast VRRP address, goes with them and cuts the member off.
+ */
+function checkVipsNotMembers(value: PairFields, issue: (path: PropertyKey[], message: string) => void): void {
+  value.vips.forEach((vip, index) => {
+    for (const role of ["primary", "backup"] as const) {
+      const member = value[role];
+      const own = [
+        { field: "connection.host", address: member.connection.host },
+        ...(member.addresses ?? []).map((address, i) => ({ field: `addresses[${i}]`, address })),
+      ];
+      for (const { field, address } of own) {
+        if (sameAddress(vip.address, address)) {
+          issue(
+            ["vips", index, "address"],
+            `is the ${role}'s own address (${role}.${field}): keepalived removes the VIPs from a member that ` +
+              "turns backup, and the member would lose that address with them; use another VIP",
+          );
+        }
+      }
+    }
+  });
 }
 
 /** What keepalived ignores with a warning (and so `keepalived -t` refuses), named before anything is touched. */

@@ -36,6 +36,16 @@ export function canonicalIp(value: string): string {
   return address instanceof ipaddr.IPv6 ? address.toRFC5952String() : address.toString();
 }
 
+/**
+ * Whether two literal addresses are one address however they are written: "2001:db8::1" and "2001:0db8:0:0::1",
+ * an IPv4-mapped IPv6 address and its IPv4 address. False when either is not an IP literal (a host name).
+ */
+export function sameAddress(a: string, b: string): boolean {
+  if (ipFamily(a) === undefined || ipFamily(b) === undefined) return false;
+  const [x, y] = [ipaddr.process(a), ipaddr.process(b)];
+  return x.kind() === y.kind() && x.toNormalizedString() === y.toNormalizedString();
+}
+
 /** "a.b.c.d/n" or "x::y/n" with a family; undefined when not a CIDR. */
 export function cidrFamily(value: string): Family | undefined {
   const slash = value.indexOf("/");

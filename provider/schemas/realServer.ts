@@ -3,8 +3,14 @@ import { once } from "./once";
 import { connectionSchema } from "./connection";
 import { checkHealthCheckPort, HealthCheck, healthCheckSchema, programField } from "./healthCheck";
 import { endpointAddressField, enumField, intInRange, IPVSADM_MAX_THRESHOLD, portField } from "./fields";
-import { cidrFamily, Family, ipFamily } from "./ip";
-import { checkServiceIdentity, serviceFamily, serviceIdentityShape, ServiceIdentityFields } from "./serviceIdentity";
+import { cidrFamily, Family, ipFamily, sameAddress } from "./ip";
+import {
+  checkServiceIdentity,
+  serviceFamily,
+  serviceIdentityShape,
+  ServiceIdentityFields,
+  serviceVipFields,
+} from "./serviceIdentity";
 import { FORWARDING_METHODS, ForwardingMethod } from "./vocabulary";
 
 const DIRECTOR_ADDRESS = "a director address";
@@ -44,7 +50,7 @@ export const realServerInputsSchema = once(() => {
         ),
       directorAddress: endpointAddressField(DIRECTOR_ADDRESS)
         .optional()
-        .describe("nat: the DIP the real server routes replies through"),
+        .describe("nat, with host: the DIP the real server routes replies through (a route set on the real server)"),
       drainSeconds: intInRange(0, 86_400)
         .default(0)
         .describe(
@@ -91,6 +97,7 @@ type RealServerRuleFields = {
   lowerThreshold: number;
   forwarding: ForwardingMethod;
   snatSource?: string;
+  host?: object;
   directorAddress?: string;
   clientPrefix?: string;
   serviceChecked: boolean;
@@ -110,6 +117,16 @@ function checkRealServer(value: RealServerRuleFields, ctx: z.core.$RefinementCtx
     }
   };
   sameFamily("address");
+  // The directors hold the VIP (and a dr or tun real server holds it on lo or tunl0): traffic to it never leaves them.
+  for (const vip of serviceVipFields(value.service)) {
+    if (sameAddress(value.address, vip.address)) {
+      issue(
+        ["address"],
+        `is the service's VIP (service.${vip.path.join(".")}): a real server needs an address of its own, ` +
+          "which the directors do not hold",
+      );
+    }
+  }
   const fwmark = value.service.fwmark !== undefined;
   for (const field of ["healthCheck", "notifyUp", "notifyDown"] as const) {
     if (value[field] !== undefined && !value.serviceChecked) {
@@ -139,6 +156,13 @@ function checkRealServer(value: RealServerRuleFields, ctx: z.core.$RefinementCtx
   if (value.forwarding !== "nat") {
     if (value.directorAddress !== undefined) issue(["directorAddress"], "is only for nat forwarding");
     if (value.clientPrefix !== undefined) issue(["clientPrefix"], "is only for nat forwarding");
+  } else if (value.directorAddress !== undefined && value.host === undefined) {
+    // The return route is set on the real server, over its own connection: without one nothing would set it.
+    issue(
+      ["directorAddress"],
+      "needs host: the route through it is set up on the real server, over its host connection; " +
+        "give host, or leave directorAddress out and route replies through the director yourself",
+    );
   }
   sameFamily("directorAddress");
   if (value.clientPrefix !== undefined) {

@@ -28,6 +28,20 @@ export type ServiceIdentityFields = {
   match?: FwmarkMatch;
 };
 
+/** A VIP of a service and where it is written: `address`, or `match.addresses[i]` for a fwmark service. */
+export interface ServiceVip {
+  path: (string | number)[];
+  address: string;
+}
+
+/** Every VIP a service serves, with its path: its address, and the VIPs its fwmark match selects. */
+export function serviceVipFields(identity: Pick<ServiceIdentityFields, "address" | "match">): ServiceVip[] {
+  return [
+    ...(identity.address === undefined ? [] : [{ path: ["address"], address: identity.address }]),
+    ...(identity.match?.addresses ?? []).map((address, i) => ({ path: ["match", "addresses", i], address })),
+  ];
+}
+
 export function serviceFamily(identity: ServiceIdentityFields): Family {
   return identity.address !== undefined ? (ipFamily(identity.address) ?? "inet") : (identity.family ?? "inet");
 }

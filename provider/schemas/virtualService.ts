@@ -3,8 +3,14 @@ import { once } from "./once";
 import { connectionSchema } from "./connection";
 import { checkCheckedService, checkedServiceFields, HealthCheck } from "./healthCheck";
 import { enumField, interfaceNameField, intInRange, IPVSADM_MAX_TIMEOUT_SECONDS } from "./fields";
-import { ipFamily, isIpv4Netmask } from "./ip";
-import { checkServiceIdentity, serviceFamily, serviceIdentityShape, ServiceIdentityFields } from "./serviceIdentity";
+import { ipFamily, isIpv4Netmask, sameAddress } from "./ip";
+import {
+  checkServiceIdentity,
+  serviceFamily,
+  serviceIdentityShape,
+  ServiceIdentityFields,
+  serviceVipFields,
+} from "./serviceIdentity";
 import { flagScheduler, SCHEDULER_FLAGS, SCHEDULERS, Scheduler, SchedulerFlag } from "./vocabulary";
 
 export const virtualServiceInputsSchema = once(() => {
@@ -59,6 +65,7 @@ export const virtualServiceInputsSchema = once(() => {
 export type VirtualServiceInputs = z.output<ReturnType<typeof virtualServiceInputsSchema>>;
 
 type ServiceRuleFields = ServiceIdentityFields & {
+  directors: { host: string }[];
   scheduler: Scheduler;
   schedulerFlags: SchedulerFlag[];
   persistence?: { netmask?: string | number };
@@ -72,6 +79,7 @@ type ServiceRuleFields = ServiceIdentityFields & {
 function checkVirtualService(value: ServiceRuleFields, ctx: z.core.$RefinementCtx): void {
   checkServiceIdentity(value, ctx);
   checkCheckedService(value, ctx);
+  checkVipsNotDirectors(value, ctx);
   if (value.sorryServer !== undefined && ipFamily(value.sorryServer.address) !== serviceFamily(value)) {
     ctx.addIssue({
       code: "custom",
@@ -107,5 +115,25 @@ function checkVirtualService(value: ServiceRuleFields, ctx: z.core.$RefinementCt
   // One-packet scheduling only makes sense for datagrams; a fwmark may well select only UDP.
   if (value.onePacket && value.protocol !== undefined && value.protocol !== "udp") {
     ctx.addIssue({ code: "custom", path: ["onePacket"], message: "is only valid for udp (or fwmark) services" });
+  }
+}
+
+/**
+ * A VIP is added to and removed from the directors (and moved by keepalived in a pair): one that is a director's own
+ * SSH address takes that address off the director when the service goes or the VIP moves, and the director with it.
+ */
+function checkVipsNotDirectors(value: ServiceRuleFields, ctx: z.core.$RefinementCtx): void {
+  for (const vip of serviceVipFields(value)) {
+    value.directors.forEach((director, index) => {
+      if (sameAddress(vip.address, director.host)) {
+        ctx.addIssue({
+          code: "custom",
+          path: vip.path,
+          message:
+            `is the address of directors[${index}] (its connection.host): a VIP is taken off the directors when ` +
+            "the service goes or the VIP moves, and the director would lose the address it is reached on; use another VIP",
+        });
+      }
+    });
   }
 }

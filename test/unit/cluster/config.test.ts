@@ -247,6 +247,35 @@ describe("HA pairs in stack config", () => {
     expect(reasons(ownService)).toEqual([]);
   });
 
+  test("a VIP that is a member's own address is named where the config sets it, once", () => {
+    // A floating address: at floatingAddresses, the value as written.
+    expect(reasons(withPair({ floatingAddresses: ["198.51.100.12"] }))).toEqual([
+      'lvs:topology.haPairs.pair.floatingAddresses[0].address: "198.51.100.12" is the backup\'s own address (backup.connection.host): keepalived removes the VIPs from a member that turns backup, and the member would lose that address with them; use another VIP',
+    ]);
+    expect(reasons(withPair({ floatingAddresses: [{ address: "198.51.100.11", interface: "eth1" }] }))).toEqual([
+      expect.stringMatching(
+        /^lvs:topology\.haPairs\.pair\.floatingAddresses\[0\]\.address: "198\.51\.100\.11" is the primary's own address/,
+      ),
+    ]);
+    // A service's VIP that is a member's SSH address: the service's own rule names it, the pair's adds nothing.
+    const onHost = withPair();
+    onHost.services.web.address = "198.51.100.12";
+    onHost.services.web.realServers = { rs2: { address: "198.51.100.22", forwarding: "dr" } };
+    expect(reasons(onHost)).toEqual([
+      'lvs:topology.services.web.address: "198.51.100.12" is the address of directors[1] (its connection.host): a VIP is taken off the directors when the service goes or the VIP moves, and the director would lose the address it is reached on; use another VIP',
+    ]);
+    // One that is a member's unicast VRRP address: only the pair knows, and names it at the service.
+    const unicast = withPair({
+      primary: { director: "dir1", interface: "eth0", addresses: ["198.51.100.40", "2001:db8:1::11"] },
+      backup: { director: "dir2", interface: "eth0", addresses: ["198.51.100.14", "2001:db8:1::12"] },
+    });
+    expect(reasons(unicast)).toEqual([
+      expect.stringMatching(
+        /^lvs:topology\.services\.web\.address: "198\.51\.100\.40" is the primary's own address \(primary\.addresses\[0\]\)/,
+      ),
+    ]);
+  });
+
   test("a pair without VIPs, a director in two pairs and a reused router id are refused", () => {
     const raw = withPair();
     raw.directors.dir3 = { connection: { host: "198.51.100.13", hostKey: HOST_KEY } };
@@ -260,6 +289,28 @@ describe("HA pairs in stack config", () => {
       "lvs:topology.haPairs.other: (object) carries no VIP: no service names both its directors and it has no floatingAddresses",
     ]);
   });
+});
+
+test("a real server on its service's VIP, and directorAddress without host, are named at their keys", () => {
+  const raw = topology();
+  raw.services.web.realServers.rs2.address = "198.51.100.40";
+  raw.services.web.realServers.nrs1 = { address: "198.51.100.71", forwarding: "nat", directorAddress: "198.51.100.66" };
+  raw.services.marked = {
+    directors: ["dir1"],
+    fwmark: 5,
+    scheduler: "rr",
+    match: { protocol: "tcp", addresses: ["198.51.100.41"], ports: [80] },
+    realServers: { rs1: { address: "198.51.100.41", forwarding: "dr" } },
+  };
+  expect(reasons(raw)).toEqual([
+    'lvs:topology.services.web.realServers.rs2.address: "198.51.100.40" is the service\'s VIP (service.address): a real server needs an address of its own, which the directors do not hold',
+    expect.stringMatching(
+      /^lvs:topology\.services\.web\.realServers\.nrs1\.directorAddress: "198\.51\.100\.66" needs host: /,
+    ),
+    expect.stringMatching(
+      /^lvs:topology\.services\.marked\.realServers\.rs1\.address: "198\.51\.100\.41" is the service's VIP \(service\.match\.addresses\.0\)/,
+    ),
+  ]);
 });
 
 test("a fwmark service's matched VIPs must be in the declared subnets too: the one outside is named", () => {

@@ -5,6 +5,8 @@ const base = {
   directors: [{ host: "192.0.2.10", insecureSkipHostKeyCheck: true }],
   service: { protocol: "tcp", address: "203.0.113.101", port: 80 },
   address: "198.51.100.131",
+  // A claim is what is set up on the real server itself, over its own connection.
+  host: { host: "198.51.100.131", insecureSkipHostKeyCheck: true },
 };
 const claimFor = (over: object) =>
   realServerClaim("web-1", realServerInputsSchema().parse({ ...base, ...over }), "eth1");

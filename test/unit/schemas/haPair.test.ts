@@ -81,6 +81,38 @@ describe("HA pair inputs", () => {
     );
   });
 
+  it("a VIP that is a member's own address (its connection.host or unicast address) is refused", () => {
+    expect(reasons({ ...valid, vips: ["198.51.100.46", "198.51.100.12"] })).toEqual([
+      'vips.1.address: "198.51.100.12" is the backup\'s own address (backup.connection.host): keepalived removes the VIPs from a member that turns backup, and the member would lose that address with them; use another VIP',
+    ]);
+    // The floating form, and the same address written another way.
+    const v6 = (host: string) => ({ ...valid.primary, connection: { ...valid.primary.connection, host } });
+    expect(
+      reasons({ ...valid, primary: v6("2001:0db8:1:0::11"), vips: [{ address: "2001:db8:1::11", interface: "eth1" }] }),
+    ).toEqual([
+      expect.stringMatching(
+        /^vips\.0\.address: "2001:db8:1::11" is the primary's own address \(primary\.connection\.host\)/,
+      ),
+    ]);
+    const unicast = reasons({
+      ...valid,
+      primary: {
+        ...valid.primary,
+        connection: { ...valid.primary.connection, host: "lb1.example" },
+        addresses: ["198.51.100.21"],
+      },
+      backup: { ...valid.backup, addresses: ["198.51.100.22"] },
+      vips: ["198.51.100.21"],
+    });
+    expect(unicast).toEqual([
+      expect.stringMatching(
+        /^vips\.0\.address: "198\.51\.100\.21" is the primary's own address \(primary\.addresses\[0\]\)/,
+      ),
+    ]);
+    // A host name is never taken for an address.
+    expect(reasons({ ...valid, primary: v6("lb1.example") })).toEqual([]);
+  });
+
   it("track, notify, gratuitous ARP and preempt delay: defaults, and bad values named with the field", () => {
     const inputs = haPairInputsSchema().parse({ ...valid, trackScripts: [{ command: "true" }] });
     expect(inputs.trackScripts).toEqual([{ command: "true", intervalSeconds: 2, fall: 2, rise: 2 }]);
