@@ -50,7 +50,11 @@ export class LvsCluster extends pulumi.ComponentResource {
       { vips: pulumi.Output<string[]>; resource: VirtualService; realServers: RealServer[] }[]
     > = {};
     for (const [serviceName, spec] of Object.entries(topology.services)) {
-      const { directors, realServers, ...args } = spec;
+      const { directors, realServers, renamedFrom, ...args } = spec;
+      // A renamed key: the resources under the old names are these (aliases), so nothing is created or deleted.
+      const formerly = (former: string, current: string) =>
+        former === current ? child : { ...child, aliases: [{ name: `${name}-${former}` }] };
+      const formerService = renamedFrom ?? serviceName;
       const pairName = pairOfService[serviceName];
       const service = new VirtualService(
         `${name}-${serviceName}`,
@@ -60,15 +64,15 @@ export class LvsCluster extends pulumi.ComponentResource {
           // On a pair keepalived holds the VIP on whichever director is master.
           ...(pairName !== undefined ? { bindVip: false } : {}),
         },
-        child,
+        formerly(formerService, serviceName),
       );
       this.serviceResources[serviceName] = service;
       this.realServerResources[serviceName] = {};
-      for (const [serverName, server] of Object.entries(realServers)) {
+      for (const [serverName, { renamedFrom: formerServer, ...server }] of Object.entries(realServers)) {
         this.realServerResources[serviceName][serverName] = new RealServer(
           `${name}-${serviceName}-${serverName}`,
           { ...server, service },
-          child,
+          formerly(`${formerService}-${formerServer ?? serverName}`, `${serviceName}-${serverName}`),
         );
       }
       // The pair follows its real servers too: after a director was known down, their changes reach it before the

@@ -37,11 +37,18 @@ function without<T extends object, K extends keyof T>(shape: T, ...keys: K[]): O
 }
 
 function topologyShape() {
-  const realServer = strict(without(realServerInputsSchema().shape, "directors", "service"));
+  // A key renamed with `renamedFrom: <old key>` keeps its resources (Pulumi aliases): an update, not create + delete.
+  const renamedFrom = (what: string) =>
+    nameField(what).optional().describe(`the ${what}'s former key: renamed in place (Pulumi aliases)`);
+  const realServer = strict({
+    ...without(realServerInputsSchema().shape, "directors", "service"),
+    renamedFrom: renamedFrom("real server"),
+  });
   const service = strict({
     ...without(virtualServiceInputsSchema().shape, "directors"),
     directors: z.array(nameField("director")).min(1, { error: "must name at least one director" }),
     realServers: z.record(nameField("real server"), realServer).default({}),
+    renamedFrom: renamedFrom("service"),
   });
   const member = (defaultPriority: number) =>
     strict({ director: nameField("director"), ...haPairMemberFields(defaultPriority) });

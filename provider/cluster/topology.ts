@@ -12,13 +12,18 @@ import type { VirtualServiceArgs } from "../resources/virtual-service";
 export type ClusterDirector = DirectorArgs;
 
 /** A real server of one service: the RealServer arguments without the service (the enclosing one). */
-export type ClusterRealServer = Omit<RealServerArgs, "service">;
+export type ClusterRealServer = Omit<RealServerArgs, "service"> & {
+  /** The real server's former key in its service: the RealServer keeps its state (Pulumi aliases). */
+  renamedFrom?: string;
+};
 
 /** A virtual service carried by named directors, with its real servers. */
 export interface ClusterService extends Omit<VirtualServiceArgs, "directors"> {
   /** Names from `ClusterTopology.directors`. */
   directors: string[];
   realServers: Record<string, ClusterRealServer>;
+  /** The service's former key: its VirtualService and RealServers keep their state (Pulumi aliases). */
+  renamedFrom?: string;
 }
 
 /** A pair member: a name from `ClusterTopology.directors` instead of the resource. */

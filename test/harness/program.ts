@@ -49,6 +49,8 @@ export interface RegisterRequest {
   getDependenciesList(): string[];
   getAdditionalsecretoutputsList(): string[];
   getDeletebeforereplace(): boolean;
+  getAliasurnsList(): string[];
+  getAliasesList(): { getUrn(): string; getSpec(): { getName(): string } | undefined }[];
 }
 
 /**

@@ -29,6 +29,7 @@ type Topology = {
         string,
         { address: string; port?: number; weight?: number; forwarding: string; host?: unknown }
       >;
+      renamedFrom?: string;
     }
   >;
 };
@@ -268,6 +269,18 @@ describe("the lab stack, as `pulumi preview / up / destroy -s lab` runs it", () 
     expect([await liveIpvsTable("dir1"), await liveIpvsTable("dir2")]).toEqual(tables);
     const again = await stack.up();
     expect(again.steps.filter((s) => s.op !== "same")).toEqual([]);
+
+    // With renamedFrom the resources keep their state (aliases): no step at all, nothing run on a host.
+    const aliased = structuredClone(renamed);
+    aliased.services["web-dr-2"] = { ...aliased.services["web-dr-renamed"], renamedFrom: "web-dr-renamed" };
+    delete aliased.services["web-dr-renamed"];
+    configure(aliased);
+    const logs = [await changeLogLength("dir1"), await changeLogLength("dir2")];
+    const viaAliases = await stack.up();
+    expect(viaAliases.steps.filter((s) => s.op !== "same")).toEqual([]);
+    expect(viaAliases.steps.map((s) => s.urn)).toContain(`${URN_PREFIX}VirtualService::lvs-web-dr-2`);
+    expect([await changeLogLength("dir1"), await changeLogLength("dir2")]).toEqual(logs);
+    deployed = aliased;
   }, 1_200_000);
 
   test("pulumi destroy leaves every lab host as it was", async () => {

@@ -23,6 +23,8 @@ export interface Registration {
   dependencies: string[];
   deleteBeforeReplace: boolean;
   additionalSecretOutputs: string[];
+  /** The resource's aliases as URNs (the SDK computes them: this engine does not offer `aliasSpecs`). */
+  aliases: string[];
 }
 
 export interface Registered {
@@ -85,6 +87,7 @@ export class MonitorServer {
             dependencies: req.getDependenciesList(),
             deleteBeforeReplace: req.getDeletebeforereplace(),
             additionalSecretOutputs: req.getAdditionalsecretoutputsList(),
+            aliases: req.getAliasurnsList(),
           })
           .then((done) => {
             const res = new resproto.RegisterResourceResponse();

@@ -366,6 +366,7 @@ class Handler implements MonitorHandler {
       additionalSecretOutputs: registration.additionalSecretOutputs,
       deleteBeforeReplace: registration.deleteBeforeReplace,
       dependencies: registration.dependencies,
+      aliases: registration.aliases,
     });
     return { urn, id: entry.id, outputs: outputsForProgram(entry) };
   }

@@ -19,6 +19,8 @@ interface Registered {
   parent: string;
   dependencies: string[];
   inputs: Record<string, unknown>;
+  /** Former names, or URNs ending in them. */
+  aliases: string[];
 }
 
 let registered: Map<string, Registered>;
@@ -39,6 +41,11 @@ async function mock(): Promise<void> {
           parent: req.getParent(),
           dependencies: req.getDependenciesList(),
           inputs: args.inputs,
+          // By URN (an engine without alias specs) or by spec (the mocks): the former name either way.
+          aliases: [
+            ...req.getAliasurnsList(),
+            ...req.getAliasesList().map((alias) => alias.getUrn() || alias.getSpec()?.getName() || ""),
+          ],
         });
         const computed =
           args.type === DIRECTOR ? { kernelRelease: "6.1.0", ipvsadmVersion: "1.31", table: LIVE_TABLE } : {};
@@ -169,6 +176,25 @@ describe("LvsCluster", () => {
     expect(await isSecret(cluster.vips)).toBe(false);
     expect(await isSecret(cluster.directors)).toBe(false);
     expect(JSON.stringify(await value(cluster.directors))).not.toContain("PRIVATE KEY");
+  });
+
+  test("a key renamed with renamedFrom: the resources under the former names are aliases, not new", async () => {
+    const renamed = topology();
+    renamed.services.shop = { ...renamed.services.web, renamedFrom: "web" };
+    renamed.services.shop.realServers = {
+      first: { ...renamed.services.web.realServers.rs1, renamedFrom: "rs1" },
+      rs2: renamed.services.web.realServers.rs2,
+    };
+    delete renamed.services.web;
+    const moved = new LvsCluster("moved", renamed);
+    await value(moved.realServerResources.shop.first.urn);
+    await value(moved.realServerResources.shop.rs2.urn);
+    const aliasName = (name: string) => byName(name)[1].aliases.map((urn) => urn.split("::").pop());
+    expect(aliasName("moved-shop")).toEqual(["moved-web"]);
+    expect(aliasName("moved-shop-first")).toEqual(["moved-web-rs1"]);
+    expect(aliasName("moved-shop-rs2")).toEqual(["moved-web-rs2"]);
+    expect(aliasName("moved-web6")).toEqual([]);
+    expect(byName("moved-shop-first")[1].inputs).not.toHaveProperty("renamedFrom");
   });
 
   test("a service naming an undefined director is an error naming both", () => {

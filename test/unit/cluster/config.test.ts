@@ -328,3 +328,17 @@ test("a fwmark service's matched VIPs must be in the declared subnets too: the o
   raw.services.marked.match.addresses = ["198.51.100.41"];
   expect(reasons(raw)).toEqual([]);
 });
+
+test("a renamed key names its former key with renamedFrom; it must be a valid name", () => {
+  const renamed = topology();
+  renamed.services.shop = { ...renamed.services.web, renamedFrom: "web" };
+  renamed.services.shop.realServers.rs1.renamedFrom = "old-rs1";
+  delete renamed.services.web;
+  const parsed = parseTopologyConfig(renamed);
+  expect(parsed.services.shop.renamedFrom).toBe("web");
+  expect(parsed.services.shop.realServers.rs1.renamedFrom).toBe("old-rs1");
+  renamed.services.shop.renamedFrom = "Web!";
+  expect(reasons(renamed)).toEqual([
+    'lvs:topology.services.shop.renamedFrom: "Web!" is not a valid service name ([a-z][a-z0-9-]*)',
+  ]);
+});

@@ -46,7 +46,12 @@ class File extends pulumi.dynamic.Resource {
 const config = new pulumi.Config("demo");
 const dir = path.resolve(pulumi.getRootDirectory(), config.require("dir"));
 const files = config.requireObject("files");
-const made = Object.entries(files).map(([name, content]) => new File(name, { dir, name: name + ".txt", content }));
+// A renamed key with its former name: the resource is the same (aliases), and so is its file.
+const formerNames = config.getObject("formerNames") || {};
+const made = Object.entries(files).map(([name, content]) => {
+  const former = formerNames[name];
+  return new File(name, { dir, name: (former || name) + ".txt", content }, former ? { aliases: [{ name: former }] } : {});
+});
 pulumi.log.info("program ran in " + process.cwd());
 module.exports = {
   cwd: process.cwd(),
@@ -92,11 +97,13 @@ function project(main: string | undefined, programPath: string, files: Record<st
   return { root, data: path.join(root, "data"), stack, lines };
 }
 
-function setFiles(demo: Demo, files: Record<string, string>): void {
+function setFiles(demo: Demo, files: Record<string, string>, formerNames: Record<string, string> = {}): void {
   const entries = Object.entries(files).map(([k, v]) => `    ${k}: ${v}\n`);
+  const formers = Object.entries(formerNames).map(([k, v]) => `    ${k}: ${v}\n`);
   fs.writeFileSync(
     path.join(demo.root, "Pulumi.dev.yaml"),
-    `config:\n  demo:dir: data\n  demo:files:\n${entries.join("")}`,
+    `config:\n  demo:dir: data\n  demo:files:\n${entries.join("")}` +
+      (formers.length > 0 ? `  demo:formerNames:\n${formers.join("")}` : ""),
   );
 }
 
@@ -176,6 +183,19 @@ describe("a project run as the CLI runs it", () => {
     const destroyed = await demo.stack.destroy();
     expect(destroyed.steps.map(describeStep)).toEqual(["- test:File c delete", "- test:File a delete"]);
     expect(listing(demo.data)).toEqual({});
+  });
+
+  test("a rename: without aliases a create and a delete; with aliases the same resource, no step", async () => {
+    const demo = project("src/index.js", "src/index.js", { a: "A1" });
+    await demo.stack.up();
+    setFiles(demo, { b: "A1" }, { b: "a" });
+    const aliased = await demo.stack.up();
+    expect(aliased.steps.map((s) => `${s.op} ${s.urn.split("::").pop()}`)).toEqual(["same b"]);
+    expect(listing(demo.data)).toEqual({ "a.txt": "A1" });
+    setFiles(demo, { c: "A1" });
+    const renamed = await demo.stack.up();
+    expect(renamed.steps.map(describeStep)).toEqual(["+ test:File c create", "- test:File b delete"]);
+    expect(listing(demo.data)).toEqual({ "c.txt": "A1" });
   });
 
   test("a check failure fails the run with the provider's message, and creates nothing", async () => {
