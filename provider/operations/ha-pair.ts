@@ -20,6 +20,7 @@ import {
   planKeepalived,
   planKeepalivedRemoval,
   renderKeepalived,
+  tableDifferences,
   vrrpInstanceIdentity,
 } from "../plan/haPair";
 import { Actor, Owner, parseOwners, planOwners, withOwner, withoutOwner } from "../plan/owners";
@@ -218,6 +219,26 @@ export async function applyHaPair(inputs: HaPairInputs, actor: Actor, previous?:
     }
   };
 
+  if (releasing) {
+    // The member that was down takes the VIPs back only with the table the holder served with: a change it missed
+    // that is still pending (a delete runs after the pair's update) keeps the hold until the next up.
+    const [holderTable, backTable] = await Promise.all(
+      [holder, other!].map((role) => withHost(inputs[role].connection, (s) => s.read({ table: ipvsTableFact() }))),
+    );
+    const differing = tableDifferences(holderTable.table, backTable.table);
+    if (differing.length > 0) {
+      log().warn(
+        `HA pair ${id}: ${member(holder)} keeps the VIPs: the IPVS table of ${member(other!)} differs in ` +
+          `${differing.slice(0, 5).join(", ")}${differing.length > 5 ? ", …" : ""}; the next up gives them back once ` +
+          "both tables are equal",
+      );
+      const fingerprints = expectedKeepalived(inputs, other);
+      return {
+        master: inputs[holder].connection.host,
+        keepalived: { ...expectedKeepalived(inputs), [holder]: fingerprints[holder] },
+      };
+    }
+  }
   if (other !== undefined && !releasing) {
     await step(`stopping keepalived on ${member(other)}`, () =>
       withHost(inputs[other].connection, async (session) => {

@@ -1,4 +1,5 @@
 import { createHash } from "crypto";
+import { IpvsTable } from "../facts/ipvsModel";
 import {
   ConfMode,
   KeepalivedScript,
@@ -20,6 +21,18 @@ import { command } from "./shell";
 export function haPairId(inputs: HaPairInputs): string {
   const member = (m: HaPairInputs["primary"]) => hostPort(m.connection.host, m.connection.port);
   return `ha-pair:${inputs.virtualRouterId}:${member(inputs.primary)}+${member(inputs.backup)}`;
+}
+
+/**
+ * The entries (services, real servers) in which two directors' IPVS tables differ, by key: a member back from an
+ * outage takes the VIPs only when this is empty against the member that served through it.
+ */
+export function tableDifferences(a: IpvsTable, b: IpvsTable): string[] {
+  const differing = (x: Record<string, unknown>, y: Record<string, unknown>) =>
+    [...new Set([...Object.keys(x), ...Object.keys(y)])].filter(
+      (key) => JSON.stringify(x[key]) !== JSON.stringify(y[key]),
+    );
+  return [...differing(a.services, b.services), ...differing(a.destinations, b.destinations)].sort();
 }
 
 /**

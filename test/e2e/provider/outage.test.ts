@@ -42,6 +42,29 @@ describe("refresh through an outage of the pair's master", () => {
     return [...declared.slice(0, pairAt), rs2, ...declared.slice(pairAt)];
   };
 
+  /** Who answers each request from the client (rs2 must get none once it is drained or removed). */
+  const watchAnswers = () =>
+    loopUntilStopped(
+      "client",
+      `t=$(date +%s%3N); if b=$(curl -s -m 1 '${urlFor(vip, 80)}'); then echo "$t $b"; else echo "$t failed"; fi`,
+      0.1,
+    );
+  /** A timeline from the VM: who holds the VIP, and rs2's weight in dir1's table (empty once it is gone there). */
+  const watchDir1 = () =>
+    loopUntilStopped(
+      "lab-vm",
+      `h=; ip -n dir1 -o addr show dev eth0 | grep -q ' ${vip}/' && ip -n dir1 -o link show dev eth0 | grep -q 'state UP' && h=dir1; ` +
+        `ip -n dir2 -o addr show dev eth0 | grep -q ' ${vip}/' && h="$h+dir2"; ` +
+        `w=$(ip netns exec dir1 ipvsadm -Ln -t ${vip}:80 | awk '$2 == "198.51.100.22:80" {print $4}'); ` +
+        `echo "$(date +%s%3N) \${h#+} $w"`,
+      0.2,
+    );
+  const cutDir1 = async () => {
+    await labExec("lab-vm", "ip link set v-dir1-0 down");
+    await waitFor("dir2 to hold the VIP", () => holds("dir2"), 30_000);
+    await stack.restartProvider({ LVS_PULUMI_HOSTS_DOWN: dir1Host });
+  };
+
   beforeAll(async () => {
     for (const h of HOSTS) before[h] = await hostSnapshot(h);
     stack = await LabStack.start();
@@ -86,26 +109,11 @@ describe("refresh through an outage of the pair's master", () => {
     await stack.restartProvider();
     await stack.deploy(withRs2(1));
     expect(tally(await fetchThroughVip(vip, 80, 4))).toEqual({ rs1: 2, rs2: 2 });
-    // Who answers each request (rs2 is set to weight 0 while dir1 is cut off: it must get none after that), and a
-    // timeline from the VM: who holds the VIP, and rs2's weight in dir1's table.
-    const answers = loopUntilStopped(
-      "client",
-      `t=$(date +%s%3N); if b=$(curl -s -m 1 '${urlFor(vip, 80)}'); then echo "$t $b"; else echo "$t failed"; fi`,
-      0.1,
-    );
-    const timeline = loopUntilStopped(
-      "lab-vm",
-      `h=; ip -n dir1 -o addr show dev eth0 | grep -q ' ${vip}/' && ip -n dir1 -o link show dev eth0 | grep -q 'state UP' && h=dir1; ` +
-        `ip -n dir2 -o addr show dev eth0 | grep -q ' ${vip}/' && h="$h+dir2"; ` +
-        `w=$(ip netns exec dir1 ipvsadm -Ln -t ${vip}:80 | awk '$2 == "198.51.100.22:80" {print $4}'); ` +
-        `echo "$(date +%s%3N) \${h#+} $w"`,
-      0.2,
-    );
+    const answers = watchAnswers();
+    const timeline = watchDir1();
     let drainedAt = 0;
     try {
-      await labExec("lab-vm", "ip link set v-dir1-0 down");
-      await waitFor("dir2 to hold the VIP", () => holds("dir2"), 30_000);
-      await stack.restartProvider({ LVS_PULUMI_HOSTS_DOWN: dir1Host });
+      await cutDir1();
       const during = await stack.deploy(withRs2(0));
       drainedAt = Number((await labExec("lab-vm", "date +%s%3N")).trim());
       expect(during.updated.map((u) => u.split("::").pop()).sort()).toEqual(["outage-pair", "outage-web-rs2"]);
@@ -151,6 +159,53 @@ describe("refresh through an outage of the pair's master", () => {
     expect(await labExec("dir2", "cat /etc/keepalived/keepalived.conf")).not.toMatch(/priority 254\n/);
     expect(stack.outputs("outage-web-rs2", "realServer").missingFrom).toBeUndefined();
     const again = await stack.deploy(withRs2(0));
+    expect([...again.updated, ...again.created, ...again.deleted]).toEqual([]);
+  }, 900_000);
+
+  test("a real server deleted with the primary listed as down: gone from the backup, the delete fails naming the primary; after the outage the primary takes the VIP only once its table lost it too", async () => {
+    await stack.restartProvider();
+    await stack.deploy(withRs2(1));
+    const answers = watchAnswers();
+    const timeline = watchDir1();
+    let removedAt = 0;
+    try {
+      await cutDir1();
+      const failed = await stack.deploy(declared).catch((error: Error) => error);
+      removedAt = Number((await labExec("lab-vm", "date +%s%3N")).trim());
+      expect(String(failed)).toMatch(new RegExp(`${dir1Host.replace(/\./g, "\\.")}:22 .*LVS_PULUMI_HOSTS_DOWN`));
+      expect(await labExec("dir2", "ipvsadm -Ln")).not.toContain("198.51.100.22:80");
+    } finally {
+      await labExec("lab-vm", "ip link set v-dir1-0 up");
+    }
+    await new Promise((resolve) => setTimeout(resolve, 10_000));
+    expect([await holds("dir1"), await holds("dir2")]).toEqual([false, true]);
+
+    // The first up after it: the pair's update comes before the retried delete, so dir1's table still lists rs2.
+    await stack.restartProvider();
+    stack.diagnostics.length = 0;
+    const first = await stack.deploy(declared);
+    expect(first.deleted.map((u) => u.split("::").pop())).toEqual(["outage-web-rs2"]);
+    expect(stack.diagnostics.map((d) => d.message).join("\n")).toMatch(
+      /keeps the VIPs: the IPVS table of the primary 198\.51\.100\.11 differs in tcp:198\.51\.100\.\d+:80\/198\.51\.100\.22:80/,
+    );
+    expect([await holds("dir1"), await holds("dir2")]).toEqual([false, true]);
+    const second = await stack.deploy(declared);
+    expect(second.updated.map((u) => u.split("::").pop())).toEqual(["outage-pair"]);
+    await waitFor("dir1 to hold the VIP again", () => holds("dir1"), 30_000);
+    await new Promise((resolve) => setTimeout(resolve, 3000));
+    const served = (await answers.stop()).map((line) => line.split(" "));
+    const samples = (await timeline.stop()).map((line) => line.split(" "));
+    const goneAt = samples.find(([at, , weight]) => weight === "" && Number(at) > removedAt)?.[0];
+    const heldAt = samples.find(([at, holder]) => holder === "dir1" && Number(at) > removedAt)?.[0];
+    const toRs2 = served.filter(([at, who]) => who === "rs2" && Number(at) > removedAt);
+    console.log(
+      `outage delete: rs2 gone from dir1 at +${Number(goneAt) - removedAt} ms, dir1 took the VIP at ` +
+        `+${Number(heldAt) - removedAt} ms; ${toRs2.length} requests to rs2 after its delete, ` +
+        `${served.filter(([, who]) => who === "failed").length} of ${served.length} requests failed (cable cut included)`,
+    );
+    expect(Number(heldAt)).toBeGreaterThan(Number(goneAt));
+    expect(toRs2).toEqual([]);
+    const again = await stack.deploy(declared);
     expect([...again.updated, ...again.created, ...again.deleted]).toEqual([]);
     await stack.destroy();
     for (const h of HOSTS) expect({ host: h, state: await hostSnapshot(h) }).toEqual({ host: h, state: before[h] });

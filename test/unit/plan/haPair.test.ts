@@ -9,8 +9,10 @@ import {
   planKeepalived,
   planKeepalivedRemoval,
   renderKeepalived,
+  tableDifferences,
   vrrpInstanceIdentity,
 } from "../../../provider/plan/haPair";
+import { IpvsDestination, IpvsService, IpvsTable } from "../../../provider/facts/ipvsModel";
 import { haPairInputsSchema } from "../../../provider/schemas/haPair";
 import { renderKeepalivedDropIn } from "../../../provider/render/units";
 import { stepAudit, stepRun } from "../../../provider/plan/script";
@@ -240,4 +242,26 @@ test("a VRRP instance is another one for keepalived on another router id, interf
     backup: { ...pair.backup, addresses: ["198.51.100.12"] },
   };
   expect(identity(unicast)).not.toBe(vrrpInstanceIdentity(pair, "primary"));
+});
+
+test("two directors' tables differ by the keys of the entries that differ, whichever side has them", () => {
+  const id = { protocol: "tcp" as const, address: "198.51.100.40", port: 80 };
+  const service: IpvsService = { id, scheduler: "wrr", flags: [], onePacket: false };
+  const dest = (weight: number): IpvsDestination => ({
+    service: id,
+    address: "198.51.100.22",
+    port: 80,
+    forwarding: "dr",
+    weight,
+    upperThreshold: 0,
+    lowerThreshold: 0,
+  });
+  const table = (weight?: number): IpvsTable => ({
+    services: { "tcp:198.51.100.40:80": service },
+    destinations: weight === undefined ? {} : { "tcp:198.51.100.40:80/198.51.100.22:80": dest(weight) },
+  });
+  expect(tableDifferences(table(1), table(1))).toEqual([]);
+  expect(tableDifferences(table(1), table(0))).toEqual(["tcp:198.51.100.40:80/198.51.100.22:80"]);
+  expect(tableDifferences(table(), table(1))).toEqual(["tcp:198.51.100.40:80/198.51.100.22:80"]);
+  expect(tableDifferences({ services: {}, destinations: {} }, table())).toEqual(["tcp:198.51.100.40:80"]);
 });
