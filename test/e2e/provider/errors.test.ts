@@ -22,7 +22,35 @@ describe("errors through the provider host", () => {
     address: "198.51.100.21",
   };
 
-  const cases: [string, "director" | "virtualService" | "realServer", PropertyMap, string, string][] = [
+  const pair = {
+    primary: { connection: dir1, interface: "eth0" },
+    backup: { connection: connectionTo("dir2"), interface: "eth0" },
+    virtualRouterId: 60,
+  };
+  const cases: [string, "director" | "virtualService" | "realServer" | "haPair", PropertyMap, string, string][] = [
+    // Accepted once, breaking a host: refused before anything runs.
+    [
+      "VIP on a director's own address",
+      "virtualService",
+      { ...service, address: "198.51.100.11" },
+      "address",
+      "198.51.100.11",
+    ],
+    ["RIP equal to its VIP", "realServer", { ...realServer, address: vip }, "address", vip],
+    [
+      "directorAddress without host",
+      "realServer",
+      { ...realServer, forwarding: "nat", directorAddress: "198.51.100.66" },
+      "directorAddress",
+      "198.51.100.66",
+    ],
+    [
+      "HA VIP on a member's own address",
+      "haPair",
+      { ...pair, vips: ["198.51.100.12"] },
+      "vips.0.address",
+      "198.51.100.12",
+    ],
     ["unknown scheduler", "virtualService", { ...service, scheduler: "fastest" }, "scheduler", "fastest"],
     [
       "VIP with shell metacharacters",
