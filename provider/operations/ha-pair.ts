@@ -36,11 +36,10 @@ import {
   KEEPALIVED_UNIT_NAME,
   ownersPath,
 } from "../render/paths";
-import { hostKey } from "../schemas/connection";
 import { HaPairInputs } from "../schemas/haPair";
 import { canonicalIp } from "../schemas/ip";
 import { checkerFacts, checkerOf } from "./checked-services";
-import { sameMachine } from "./directors";
+import { droppedDirectors, sameMachine } from "./directors";
 import { HostSession, withHost } from "./session";
 import { HOSTS_DOWN_VARIABLE, knownDown, knownDownError, readReachable } from "./unreachable";
 import { ConnectionSpec, log, registerSecret } from "../remote";
@@ -193,7 +192,9 @@ export async function applyHaPair(inputs: HaPairInputs, actor: Actor, previous?:
         "are one machine (same machine id and SSH host keys): a pair needs two directors; nothing was changed",
     );
   }
-  const leaving = await leavingMembers(inputs, previous);
+  // Former members that are none of the new ones by machine (not another name or port of one).
+  const members = (pair: HaPairInputs) => ROLES.map((role) => pair[role].connection);
+  const leaving = previous ? await droppedDirectors(members(previous), members(inputs)) : [];
   const held: Partial<Record<PairRole, boolean>> = {};
   for (const role of ROLES) held[role] = (await checkMember(role, "declared")).conf === config(role, "hold").conf;
   const holders = await vipHolders(inputs);
@@ -279,20 +280,6 @@ export async function applyHaPair(inputs: HaPairInputs, actor: Actor, previous?:
     });
   }
   return state;
-}
-
-/** Members of `previous` that are none of the new members (not another name or port of one): another machine. */
-async function leavingMembers(inputs: HaPairInputs, previous?: HaPairInputs): Promise<ConnectionSpec[]> {
-  if (!previous) return [];
-  const staying = ROLES.map((role) => inputs[role].connection);
-  const leaving: ConnectionSpec[] = [];
-  for (const role of ROLES) {
-    const former = previous[role].connection;
-    if (staying.some((c) => hostKey(c) === hostKey(former))) continue;
-    const same = await Promise.all(staying.map((c) => sameMachine(former, c)));
-    if (!same.some(Boolean)) leaving.push(former);
-  }
-  return leaving;
 }
 
 /**
