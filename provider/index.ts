@@ -1,6 +1,6 @@
 // lvs-pulumi: Linux Virtual Server load balancers as Pulumi resources, built over SSH.
 export type { ConnectionArgs } from "./resources/connection";
-export type { DirectorTable, ListedRealServer, ListedVirtualService } from "./facts/directorTable";
+export type { DirectorTable, ListedRealServer, ListedVirtualService } from "./facts/director-table";
 export { Director, DirectorArgs, DirectorRef } from "./resources/director";
 export { FwmarkMatchArgs, VirtualService, VirtualServiceArgs } from "./resources/virtual-service";
 export { RealServer, RealServerArgs } from "./resources/real-server";

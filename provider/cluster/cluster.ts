@@ -1,5 +1,5 @@
 import * as pulumi from "@pulumi/pulumi";
-import type { DirectorTable } from "../facts/directorTable";
+import type { DirectorTable } from "../facts/director-table";
 import { Director } from "../resources/director";
 import { HAPair } from "../resources/ha-pair";
 import { RealServer } from "../resources/real-server";

@@ -3,13 +3,13 @@
 import type * as pulumi from "@pulumi/pulumi";
 import * as ipaddr from "ipaddr.js";
 import { z } from "zod";
-import { CheckFailure, checkInputs } from "../schemas/checkInputs";
+import { CheckFailure, checkInputs } from "../schemas/check-inputs";
 import { directorInputsSchema } from "../schemas/director";
-import { floatingAddressSchema, haPairInputsSchema, haPairMemberFields } from "../schemas/haPair";
+import { floatingAddressSchema, haPairInputsSchema, haPairMemberFields } from "../schemas/ha-pair";
 import { cidrFamily, canonicalIp } from "../schemas/ip";
-import { realServerInputsSchema } from "../schemas/realServer";
-import { serviceVipFields } from "../schemas/serviceIdentity";
-import { virtualServiceInputsSchema } from "../schemas/virtualService";
+import { realServerInputsSchema } from "../schemas/real-server";
+import { serviceVipFields } from "../schemas/service-identity";
+import { virtualServiceInputsSchema } from "../schemas/virtual-service";
 import type { ConnectionArgs } from "../resources/connection";
 import { ClusterTopology } from "./topology";
 

@@ -3,9 +3,9 @@
 // reload the checker.
 import { directoryListingFact, fileFact, unitEnabledFact } from "../facts/files";
 import { FactValues } from "../facts/batch";
-import { CheckedRealServer, checkerStateFact } from "../facts/checkerState";
-import { ipvsTableFact } from "../facts/ipvsTable";
-import { IpvsTable } from "../facts/ipvsModel";
+import { CheckedRealServer, checkerStateFact } from "../facts/checker-state";
+import { ipvsTableFact } from "../facts/ipvs-table";
+import { IpvsTable } from "../facts/ipvs-model";
 import { programPresentFact, unitActiveFact } from "../facts/services";
 import {
   CheckedKeepalivedFacts,
@@ -13,8 +13,8 @@ import {
   enableFiles,
   planCheckedKeepalived,
   planCheckedKeepalivedRemoval,
-} from "../plan/checkedServices";
-import { KeepalivedEntry, planTakenOverRepairs, unappliedEntries } from "../plan/checkedReadBack";
+} from "../plan/checked-services";
+import { KeepalivedEntry, planTakenOverRepairs, unappliedEntries } from "../plan/checked-read-back";
 import { OwnedFile, planFiles, pruneBatchDirs } from "../plan/files";
 import { Step } from "../plan/script";
 import { CheckerFacts } from "../plan/checker";

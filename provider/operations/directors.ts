@@ -1,4 +1,4 @@
-import { machineIdFact } from "../facts/machineId";
+import { machineIdFact } from "../facts/machine-id";
 import { ConnectionSpec } from "../remote";
 import { hostKey } from "../schemas/connection";
 import { withHost } from "./session";

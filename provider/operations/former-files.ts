@@ -1,5 +1,5 @@
 import { fileFact } from "../facts/files";
-import { FormerFile, formerFileOf } from "../plan/formerFiles";
+import { FormerFile, formerFileOf } from "../plan/former-files";
 import { formerPath, Naming } from "../render/paths";
 import { HostSession } from "./session";
 

@@ -1,12 +1,12 @@
 import { setTimeout as sleep } from "timers/promises";
 import { directoryListingFact, fileFact, unitEnabledFact } from "../facts/files";
-import { interfaceAddressesFact } from "../facts/interfaceAddresses";
+import { interfaceAddressesFact } from "../facts/interface-addresses";
 import { programPresentFact, unitActiveFact } from "../facts/services";
-import { ipvsTableFact } from "../facts/ipvsTable";
-import { IpvsTable } from "../facts/ipvsModel";
-import { checkerStateFact } from "../facts/checkerState";
+import { ipvsTableFact } from "../facts/ipvs-table";
+import { IpvsTable } from "../facts/ipvs-model";
+import { checkerStateFact } from "../facts/checker-state";
 import { planChecker } from "../plan/checker";
-import { keepalivedRunsChecked } from "../plan/checkedServices";
+import { keepalivedRunsChecked } from "../plan/checked-services";
 import { installPackage } from "../plan/packages";
 import { command } from "../plan/shell";
 import {
@@ -22,9 +22,9 @@ import {
   renderKeepalived,
   tableDifferences,
   vrrpInstanceIdentity,
-} from "../plan/haPair";
+} from "../plan/ha-pair";
 import { Actor, Owner, parseOwners, planOwners, withOwner, withoutOwner } from "../plan/owners";
-import { ConfMode, markedPair, PairRole } from "../render/keepalivedConf";
+import { ConfMode, markedPair, PairRole } from "../render/keepalived-conf";
 import {
   CHECKER_UNIT_NAME,
   KEEPALIVED_CHECK_DIR,
@@ -36,7 +36,7 @@ import {
   KEEPALIVED_UNIT_NAME,
   ownersPath,
 } from "../render/paths";
-import { HaPairInputs } from "../schemas/haPair";
+import { HaPairInputs } from "../schemas/ha-pair";
 import { canonicalIp } from "../schemas/ip";
 import { checkerFacts, checkerOf } from "./checked-services";
 import { droppedDirectors, sameMachine } from "./directors";

@@ -3,7 +3,7 @@
 // the work per resource grew with the table. While a batch waits for the lock, later arrivals join it; once it holds
 // the lock, arrivals start the next one. Each item still succeeds or fails on its own.
 import { ConnectionSpec, sessionKey } from "../remote";
-import { mergeGroups } from "../plan/batchScript";
+import { mergeGroups } from "../plan/batch-script";
 import { Step } from "../plan/script";
 import { HostSession, withHost } from "./session";
 
@@ -117,7 +117,7 @@ export function planBatch<E extends { key: string }>(entries: E[], plan: (entry:
 }
 
 /**
- * Runs the planned groups as one script after `shared` steps every item needs (with `merge`, merged: batchScript.ts),
+ * Runs the planned groups as one script after `shared` steps every item needs (with `merge`, merged: batch-script.ts),
  * stopping at the first failure: the items whose steps all ran are done, an item whose own step failed gets its
  * error (all do when a shared step failed), the items that shared the failed step run again unmerged (which tells
  * whose it is), the rest run again.

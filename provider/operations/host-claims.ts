@@ -1,18 +1,18 @@
 import { fileFact, unitEnabledFact } from "../facts/files";
-import { hostClaimsFact, hostOriginalsFact } from "../facts/hostClaims";
-import { interfaceAddressesFact } from "../facts/interfaceAddresses";
+import { hostClaimsFact, hostOriginalsFact } from "../facts/host-claims";
+import { interfaceAddressesFact } from "../facts/interface-addresses";
 import { linkFact } from "../facts/link";
 import { loadedModulesFact } from "../facts/modules";
 import { routesFact } from "../facts/routes";
 import { sysctlFact } from "../facts/sysctl";
 import { OwnedFile, planFiles, pruneEmptyDirs } from "../plan/files";
-import { formerFileOf, holdsClaim, planFormerFileRemoval } from "../plan/formerFiles";
-import { HostClaim, mergeClaims } from "../plan/hostClaim";
-import { HostOriginals, planRealServerHost } from "../plan/realServerHost";
+import { formerFileOf, holdsClaim, planFormerFileRemoval } from "../plan/former-files";
+import { HostClaim, mergeClaims } from "../plan/host-claim";
+import { HostOriginals, planRealServerHost } from "../plan/real-server-host";
 import { command } from "../plan/shell";
 import { bootSysctls } from "../plan/sysctls";
-import { renderClaimFile, renderOriginalsFile } from "../render/claimFile";
-import { renderModulesLoad } from "../render/modulesLoad";
+import { renderClaimFile, renderOriginalsFile } from "../render/claim-file";
+import { renderModulesLoad } from "../render/modules-load";
 import {
   claimPath,
   formerPath,
@@ -24,8 +24,8 @@ import {
   REALSERVER_UNIT_NAME,
   unitPath,
 } from "../render/paths";
-import { renderRealServerRestoreScript } from "../render/realServerRestoreScript";
-import { renderSysctlConf } from "../render/sysctlConf";
+import { renderRealServerRestoreScript } from "../render/real-server-restore-script";
+import { renderSysctlConf } from "../render/sysctl-conf";
 import { renderRealServerUnit } from "../render/units";
 import { HostSession } from "./session";
 

@@ -12,7 +12,7 @@ import {
   SNAT_FRAGMENT_DIR,
   unitPath,
 } from "../render/paths";
-import { renderIpvsRestoreScript } from "../render/ipvsRestoreScript";
+import { renderIpvsRestoreScript } from "../render/ipvs-restore-script";
 import { renderIpvsUnit } from "../render/units";
 import { HostSession } from "./session";
 

@@ -1,14 +1,14 @@
 // A real server's entries on a director (destination, NAT forwarding claim, fullnat SNAT rule, boot fragments),
 // written and removed in per-director batches: the real servers Pulumi creates together share one lock, one read
 // and one script on each director (host-batch.ts).
-import { destinationKey, IpvsDestination, IpvsTable, serviceKey } from "../facts/ipvsModel";
-import { checkerStateFact } from "../facts/checkerState";
-import { ipvsEntriesFact, ipvsThresholdsFact, withThresholds } from "../facts/ipvsTable";
-import { SnatRule, snatRulesFact } from "../facts/snatRules";
-import { desiredDestination, desiredSnatRule } from "../plan/desiredEntries";
+import { destinationKey, IpvsDestination, IpvsTable, serviceKey } from "../facts/ipvs-model";
+import { checkerStateFact } from "../facts/checker-state";
+import { ipvsEntriesFact, ipvsThresholdsFact, withThresholds } from "../facts/ipvs-table";
+import { SnatRule, snatRulesFact } from "../facts/snat-rules";
+import { desiredDestination, desiredSnatRule } from "../plan/desired-entries";
 import { planFiles, pruneBatchDirs } from "../plan/files";
-import { formerFileOf, holdsDestination, holdsSnatRule, planFormerFileRemoval } from "../plan/formerFiles";
-import { HostClaim } from "../plan/hostClaim";
+import { formerFileOf, holdsDestination, holdsSnatRule, planFormerFileRemoval } from "../plan/former-files";
+import { HostClaim } from "../plan/host-claim";
 import {
   Actor,
   Owner,
@@ -21,11 +21,11 @@ import {
   withoutOwner,
 } from "../plan/owners";
 import { Step } from "../plan/script";
-import { planCheckedRepair } from "../plan/checkedRealServer";
-import { planDestination, planDestinationRemoval } from "../plan/realServer";
+import { planCheckedRepair } from "../plan/checked-real-server";
+import { planDestination, planDestinationRemoval } from "../plan/real-server";
 import { planSnatRule, planSnatRuleRemoval } from "../plan/snat";
-import { renderDestinationRules } from "../render/ipvsRules";
-import { renderSnatRule } from "../render/snatRules";
+import { renderDestinationRules } from "../render/ipvs-rules";
+import { renderSnatRule } from "../render/snat-rules";
 import {
   checkedRealServerPaths,
   checkedServicePaths,
@@ -35,9 +35,9 @@ import {
   ownersPath,
   snatFragmentPath,
 } from "../render/paths";
-import { renderCheckedRealServer, renderCheckScript, renderExecScript } from "../render/checkedServices";
+import { renderCheckedRealServer, renderCheckScript, renderExecScript } from "../render/checked-services";
 import { ipFamily } from "../schemas/ip";
-import { RealServerInputs } from "../schemas/realServer";
+import { RealServerInputs } from "../schemas/real-server";
 import { applyHostClaims, claimFilePaths, storedClaimIds } from "./host-claims";
 import { applyBatch, hostBatcher, planBatch } from "./host-batch";
 import {

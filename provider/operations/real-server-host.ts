@@ -2,12 +2,12 @@
 // batched per host: the real servers of many services on one machine arrive together and share one claims write.
 import { Fact } from "../facts/fact";
 import { routesFact } from "../facts/routes";
-import { HostClaim } from "../plan/hostClaim";
+import { HostClaim } from "../plan/host-claim";
 import { Actor, claimIdsOf, releasedClaimIds } from "../plan/owners";
-import { realServerClaim } from "../plan/realServerClaim";
+import { realServerClaim } from "../plan/real-server-claim";
 import { command } from "../plan/shell";
 import { ipFamily } from "../schemas/ip";
-import { RealServerInputs } from "../schemas/realServer";
+import { RealServerInputs } from "../schemas/real-server";
 import { applyHostClaims } from "./host-claims";
 import { AGAIN, DONE, firstOfEachKey, hostBatcher, ItemOutcome } from "./host-batch";
 import { HostSession } from "./session";

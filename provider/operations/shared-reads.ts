@@ -3,10 +3,10 @@
 // with resources x table size. Callers that ask while a read of the same host is running wait together for the
 // next one: every caller gets a read that started after it asked (never an older answer), and a host is read at
 // most twice per burst of callers.
-import { CheckedRealServer, checkerStateFact } from "../facts/checkerState";
-import { ConnectionCounts } from "../facts/ipvsList";
-import { IpvsTable } from "../facts/ipvsModel";
-import { connectionCountsFact, ipvsTableFact } from "../facts/ipvsTable";
+import { CheckedRealServer, checkerStateFact } from "../facts/checker-state";
+import { ConnectionCounts } from "../facts/ipvs-list";
+import { IpvsTable } from "../facts/ipvs-model";
+import { connectionCountsFact, ipvsTableFact } from "../facts/ipvs-table";
 import { ConnectionSpec, holdsHostLock, sessionKey } from "../remote";
 import { HostSession, withHost } from "./session";
 

@@ -1,14 +1,14 @@
-import { hostClaimsFact } from "../facts/hostClaims";
-import { IpvsService, IpvsTable, isFwmarkService, serviceKey } from "../facts/ipvsModel";
-import { ipvsEntriesFact } from "../facts/ipvsTable";
-import { markRulesFact } from "../facts/markRules";
+import { hostClaimsFact } from "../facts/host-claims";
+import { IpvsService, IpvsTable, isFwmarkService, serviceKey } from "../facts/ipvs-model";
+import { ipvsEntriesFact } from "../facts/ipvs-table";
+import { markRulesFact } from "../facts/mark-rules";
 import { routesFact, routeToFact } from "../facts/routes";
 import { announceSysctls } from "../plan/announce";
-import { desiredMarkRules, desiredService, serviceVips } from "../plan/desiredEntries";
+import { desiredMarkRules, desiredService, serviceVips } from "../plan/desired-entries";
 import { planFiles } from "../plan/files";
-import { formerFileOf, holdsService, planFormerFileRemoval } from "../plan/formerFiles";
-import { ClaimedVip, HostClaim } from "../plan/hostClaim";
-import { planMarkRules } from "../plan/markRules";
+import { formerFileOf, holdsService, planFormerFileRemoval } from "../plan/former-files";
+import { ClaimedVip, HostClaim } from "../plan/host-claim";
+import { planMarkRules } from "../plan/mark-rules";
 import {
   Actor,
   Owner,
@@ -20,21 +20,21 @@ import {
   withoutOwner,
 } from "../plan/owners";
 import { Step } from "../plan/script";
-import { planService, planServiceRemoval, sameService } from "../plan/virtualService";
-import { renderServiceRules } from "../render/ipvsRules";
-import { renderMarkRules } from "../render/markRules";
+import { planService, planServiceRemoval, sameService } from "../plan/virtual-service";
+import { renderServiceRules } from "../render/ipvs-rules";
+import { renderMarkRules } from "../render/mark-rules";
 import { checkedServicePaths, formerPath, markFragmentPath, ownersPath, serviceFragmentPath } from "../render/paths";
 import {
   renderCheckedService,
   renderCheckScript,
   renderExecScript,
   renderServiceCheck,
-} from "../render/checkedServices";
-import { markedPair } from "../render/keepalivedConf";
-import { keepalivedRunsChecked } from "../plan/checkedServices";
+} from "../render/checked-services";
+import { markedPair } from "../render/keepalived-conf";
+import { keepalivedRunsChecked } from "../plan/checked-services";
 import { canonicalIp, hostPrefixLength, ipFamily } from "../schemas/ip";
-import { serviceFamily } from "../schemas/serviceIdentity";
-import { VirtualServiceInputs } from "../schemas/virtualService";
+import { serviceFamily } from "../schemas/service-identity";
+import { VirtualServiceInputs } from "../schemas/virtual-service";
 import { droppedDirectors, onEveryDirector } from "./directors";
 import { applyBatch, hostBatcher, planBatch } from "./host-batch";
 import { applyHostClaims, claimFilePaths, storedClaimIds } from "./host-claims";

@@ -1,5 +1,5 @@
 import { ipFamily } from "../schemas/ip";
-import { ClaimedVip } from "./hostClaim";
+import { ClaimedVip } from "./host-claim";
 import { command } from "./shell";
 import { interfaceSysctl } from "./sysctls";
 

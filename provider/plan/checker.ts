@@ -1,4 +1,4 @@
-import { renderCheckerConf } from "../render/checkedServices";
+import { renderCheckerConf } from "../render/checked-services";
 import { CHECKER_CONF, CHECKER_UNIT_NAME, KEEPALIVED_CHECKED_DIR, unitPath } from "../render/paths";
 import { renderCheckerUnit } from "../render/units";
 import { planFiles } from "./files";

@@ -1,4 +1,4 @@
-import { IpvsTimeouts } from "../facts/ipvsTimeouts";
+import { IpvsTimeouts } from "../facts/ipvs-timeouts";
 import { DirectorInputs } from "../schemas/director";
 import { Family } from "../schemas/ip";
 import { ForwardingMethod } from "../schemas/vocabulary";

@@ -56,7 +56,7 @@ export function modeBits(mode: string): { umask: string; chmod: boolean } {
 }
 
 /**
- * The folder in `dir` where a batch stages the files it writes there, moved into place together (batchScript.ts):
+ * The folder in `dir` where a batch stages the files it writes there, moved into place together (batch-script.ts):
  * on the same filesystem, so each move is a rename; a dot name, so no glob of the boot replay or keepalived sees it.
  */
 export function stageDir(dir: string): string {

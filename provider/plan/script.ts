@@ -8,7 +8,7 @@ export const CHANGE_LOG_ROTATE_BYTES = 1024 * 1024;
 
 /**
  * A changing command; `audit` is what the change log and errors show instead of `run` (file bodies stay out), one
- * line per change for a step that makes several (batchScript.ts). `file`: the file a write step writes.
+ * line per change for a step that makes several (batch-script.ts). `file`: the file a write step writes.
  */
 export type Step = string | { run: string; audit: string | string[]; file?: OwnedFile };
 

@@ -1,4 +1,4 @@
-import { SnatRule } from "../facts/snatRules";
+import { SnatRule } from "../facts/snat-rules";
 import { hostPrefixLength } from "../schemas/ip";
 import { iptablesCommand, iptablesTool, ruleFamily } from "./iptables";
 

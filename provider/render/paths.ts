@@ -91,7 +91,7 @@ export function claimPath(claimId: string, name: Naming = fileSafe): string {
 
 /**
  * The path an earlier version gave the file of `key`, when it is not today's (keys with an IPv6 address). Such a file
- * may be another key's: two keys shared that name, so its content says whose it is (plan/formerFiles.ts).
+ * may be another key's: two keys shared that name, so its content says whose it is (plan/former-files.ts).
  */
 export function formerPath(pathOf: (key: string, name?: Naming) => string, key: string): string | undefined {
   const former = pathOf(key, squashed);

@@ -1,5 +1,5 @@
 import * as pulumi from "@pulumi/pulumi";
-import type { DirectorTable } from "../facts/directorTable";
+import type { DirectorTable } from "../facts/director-table";
 import { ConnectionArgs } from "./connection";
 import { providerFor, secretInput, urnInput } from "./provider";
 

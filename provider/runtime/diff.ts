@@ -1,13 +1,13 @@
 // diff() is pure: it compares the old outputs with the new, checked inputs (and the hosts the operator listed as
 // down) and never opens SSH. `__provider` is ignored so that upgrading this library shows no change.
 
-import { destinationKey, serviceKey } from "../facts/ipvsModel";
-import { desiredDestination, desiredServiceId } from "../plan/desiredEntries";
-import { expectedKeepalived } from "../plan/haPair";
+import { destinationKey, serviceKey } from "../facts/ipvs-model";
+import { desiredDestination, desiredServiceId } from "../plan/desired-entries";
+import { expectedKeepalived } from "../plan/ha-pair";
 import { knownDown } from "../operations/unreachable";
-import { haPairInputsSchema } from "../schemas/haPair";
-import { realServerInputsSchema } from "../schemas/realServer";
-import { virtualServiceInputsSchema } from "../schemas/virtualService";
+import { haPairInputsSchema } from "../schemas/ha-pair";
+import { realServerInputsSchema } from "../schemas/real-server";
+import { virtualServiceInputsSchema } from "../schemas/virtual-service";
 
 export type ResourceKind = "director" | "virtualService" | "realServer" | "haPair";
 

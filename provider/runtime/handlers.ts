@@ -1,7 +1,7 @@
 import { sameMachine } from "../operations/directors";
 import { applyDirector, readDirector, removeDirector } from "../operations/director";
 import { applyHaPair, HaPairState, readHaPair, removeHaPair } from "../operations/ha-pair";
-import { haPairId } from "../plan/haPair";
+import { haPairId } from "../plan/ha-pair";
 import { Actor } from "../plan/owners";
 import { applyRealServer, readRealServer, realServerId, removeRealServer } from "../operations/real-server";
 import {
@@ -12,9 +12,9 @@ import {
 } from "../operations/virtual-service";
 import { connectionKey, ConnectionSpec } from "../remote";
 import { directorInputsSchema, DirectorInputs } from "../schemas/director";
-import { haPairInputsSchema, HaPairInputs } from "../schemas/haPair";
-import { realServerInputsSchema, RealServerInputs } from "../schemas/realServer";
-import { virtualServiceInputsSchema, VirtualServiceInputs } from "../schemas/virtualService";
+import { haPairInputsSchema, HaPairInputs } from "../schemas/ha-pair";
+import { realServerInputsSchema, RealServerInputs } from "../schemas/real-server";
+import { virtualServiceInputsSchema, VirtualServiceInputs } from "../schemas/virtual-service";
 import { ResourceKind } from "./diff";
 
 type Props = Record<string, unknown>;

@@ -3,7 +3,7 @@
 // written by older versions of this library is handled by the installed one (keep these signatures stable).
 import { Actor } from "../plan/owners";
 import { unreachableHost, warnUnreachable } from "../operations/unreachable";
-import { checkInputs } from "../schemas/checkInputs";
+import { checkInputs } from "../schemas/check-inputs";
 import { log, setLogger } from "../remote";
 import { adoptionNotice } from "./adoption";
 import { diffResource, inputsOnly, PROVIDER_KEY, ResourceDiff, ResourceKind, URN_KEY } from "./diff";

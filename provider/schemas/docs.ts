@@ -3,9 +3,9 @@
 import { z } from "zod";
 import { connectionSchema } from "./connection";
 import { directorInputsSchema } from "./director";
-import { haPairInputsSchema } from "./haPair";
-import { realServerInputsSchema } from "./realServer";
-import { virtualServiceInputsSchema } from "./virtualService";
+import { haPairInputsSchema } from "./ha-pair";
+import { realServerInputsSchema } from "./real-server";
+import { virtualServiceInputsSchema } from "./virtual-service";
 
 type JsonSchema = z.core.JSONSchema.BaseSchema;
 

@@ -4,7 +4,7 @@
 // and kept no owners file; they also wrote an empty director claim for a DR real server (today none is written):
 // such files are taken over or released by the update.
 import { labExec, labTopology, liveIpvsTable } from "../../lab/lab";
-import { destinationKey, serviceKey } from "../../../provider/facts/ipvsModel";
+import { destinationKey, serviceKey } from "../../../provider/facts/ipvs-model";
 import {
   claimPath,
   destinationFragmentPath,
@@ -13,9 +13,9 @@ import {
   serviceFragmentPath,
 } from "../../../provider/render/paths";
 import { ownedClaimId } from "../../../provider/plan/owners";
-import { HostClaim } from "../../../provider/plan/hostClaim";
+import { HostClaim } from "../../../provider/plan/host-claim";
 import { quote } from "../../../provider/plan/shell";
-import { renderClaimFile } from "../../../provider/render/claimFile";
+import { renderClaimFile } from "../../../provider/render/claim-file";
 import { connectionTo, Declared, hostSnapshot, LabStack, urnOf } from "./fixture";
 
 const HOSTS = ["dir1", "rs1"];

@@ -6,7 +6,7 @@ import { labClock, outage, recordLoad } from "../../lab/failover";
 import { fetchThroughVip, labExec, labRun, labTopology, rebootHost, tally, waitFor } from "../../lab/lab";
 import { PropertyMap } from "../../harness/provider-host";
 import { connectionKey, ConnectionSpec } from "../../../provider/remote";
-import { LEGACY_CHECKED_ONLY_MARKER } from "../../../provider/render/checkedServices";
+import { LEGACY_CHECKED_ONLY_MARKER } from "../../../provider/render/checked-services";
 import { connectionTo, Declared, hostSnapshot, LabStack, urnOf } from "./fixture";
 
 const HOSTS = ["dir1", "rs1", "rs2", "nrs1", "nrs2"];

@@ -1,7 +1,7 @@
 // What reaches a director when many resources are refreshed at once, counted on a stand-in director
 // (stand-in-director.ts: its `ipvsadm` prints captured real output, so the provider parses a real table).
 import { readRealServer } from "../../../provider/operations/real-server";
-import { realServerInputsSchema } from "../../../provider/schemas/realServer";
+import { realServerInputsSchema } from "../../../provider/schemas/real-server";
 import { useStandInDirector } from "./stand-in-director";
 
 const director = useStandInDirector();

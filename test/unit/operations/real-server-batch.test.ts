@@ -1,7 +1,7 @@
 // What reaches a director when many real servers are written at once, counted on a stand-in director
 // (stand-in-director.ts: real reads of captured output, change scripts kept and never run).
 import { applyRealServer, removeRealServer } from "../../../provider/operations/real-server";
-import { realServerInputsSchema } from "../../../provider/schemas/realServer";
+import { realServerInputsSchema } from "../../../provider/schemas/real-server";
 import { actorOf, inOneShell, useStandInDirector } from "./stand-in-director";
 
 const director = useStandInDirector();

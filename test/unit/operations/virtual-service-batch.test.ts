@@ -1,7 +1,7 @@
 // What reaches a director when many virtual services are written at once, counted on a stand-in director
 // (stand-in-director.ts: real reads of captured output, change scripts kept and never run).
 import { applyVirtualService, removeVirtualService } from "../../../provider/operations/virtual-service";
-import { virtualServiceInputsSchema } from "../../../provider/schemas/virtualService";
+import { virtualServiceInputsSchema } from "../../../provider/schemas/virtual-service";
 import { actorOf, inOneShell, useStandInDirector } from "./stand-in-director";
 
 const director = useStandInDirector();

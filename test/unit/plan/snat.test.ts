@@ -1,4 +1,4 @@
-import { parseSnatRules } from "../../../provider/facts/snatRules";
+import { parseSnatRules } from "../../../provider/facts/snat-rules";
 import { planSnatRule, planSnatRuleRemoval } from "../../../provider/plan/snat";
 
 const rule = { vip: "198.51.100.43", port: 80, rip: "198.51.100.21", toSource: "198.51.100.11" };

@@ -1,5 +1,5 @@
-import { renderModulesLoad } from "../../../provider/render/modulesLoad";
-import { renderSysctlConf } from "../../../provider/render/sysctlConf";
+import { renderModulesLoad } from "../../../provider/render/modules-load";
+import { renderSysctlConf } from "../../../provider/render/sysctl-conf";
 
 test("modules-load.d file", () => {
   expect(renderModulesLoad(["ip_vs", "ip_vs_wlc", "ip_vs"])).toBe(

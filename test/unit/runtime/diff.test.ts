@@ -1,6 +1,6 @@
-import { expectedKeepalived } from "../../../provider/plan/haPair";
+import { expectedKeepalived } from "../../../provider/plan/ha-pair";
 import { inputsOnly, diffResource } from "../../../provider/runtime/diff";
-import { haPairInputsSchema } from "../../../provider/schemas/haPair";
+import { haPairInputsSchema } from "../../../provider/schemas/ha-pair";
 
 describe("diffResource", () => {
   const service = {

@@ -1,0 +1,114 @@
+import {
+  LEGACY_CHECKED_ONLY_MARKER,
+  renderCheckedEnable,
+  renderCheckedInclude,
+  renderCheckerConf,
+} from "../render/checked-services";
+import { checkedServicePaths, KEEPALIVED_CHECKED_DIR, KEEPALIVED_CHECKED_STAGE } from "../render/paths";
+import { CheckerFacts, planChecker, planCheckerRemoval } from "./checker";
+import { OwnedFile, planFiles } from "./files";
+import { KeepalivedUnitFacts, planKeepalivedUnitRemoval } from "./keepalived-unit";
+import { Step, stepRun } from "./script";
+import { command, quote } from "./shell";
+
+/** A director's keepalived units: the checker instance, and the distribution's unit (its keepalived.conf). */
+export interface CheckedKeepalivedFacts {
+  checker: CheckerFacts;
+  keepalived: KeepalivedUnitFacts;
+  installed: boolean;
+}
+
+/** A keepalived.conf an older lvs-pulumi wrote for checked services alone (no HA pair): the checker replaces it. */
+export function isLegacyCheckedOnlyConf(conf: string | null): boolean {
+  return conf !== null && conf.includes(LEGACY_CHECKED_ONLY_MARKER);
+}
+
+/**
+ * A keepalived.conf an older lvs-pulumi wrote with the checked services in it (an HA pair's, or theirs alone): the
+ * distribution's keepalived runs them, and a reload or stop of it deletes their entries (operations/ha-pair.ts moves
+ * them to the checker instance).
+ */
+export function keepalivedRunsChecked(conf: string | null): boolean {
+  return conf !== null && conf.includes(renderCheckedInclude(KEEPALIVED_CHECKED_DIR));
+}
+
+/**
+ * The enable files of `services` (keys) once `changes` land: a service is included only while its folder holds real
+ * servers, since keepalived drops (and `keepalived -t` refuses) a virtual_server without any.
+ */
+export function enableFiles(
+  services: string[],
+  listing: (serviceKey: string) => string[],
+  changes: OwnedFile[],
+  root = KEEPALIVED_CHECKED_DIR,
+): OwnedFile[] {
+  return services.map((key) => {
+    const paths = checkedServicePaths(key, root);
+    const present = new Set(listing(key).map((name) => `${paths.dir}/${name}`));
+    for (const change of changes.map((c) => ({ ...c, path: rebase(c.path, root) }))) {
+      if (change.content === null) present.delete(change.path);
+      else present.add(change.path);
+    }
+    const hasService = present.has(paths.service);
+    const hasRealServer = [...present].some((path) => /\/rs-[^/]*\.conf$/.test(path));
+    return { path: paths.enable, content: hasService && hasRealServer ? renderCheckedEnable(key) : null };
+  });
+}
+
+function rebase(path: string, root: string): string {
+  return path.startsWith(`${KEEPALIVED_CHECKED_DIR}/`) ? `${root}${path.slice(KEEPALIVED_CHECKED_DIR.length)}` : path;
+}
+
+/**
+ * `keepalived -t` on a copy of the checked folder with `changes` applied (their includes are relative, so the copy
+ * checks as it is), and every misc check's program tested to be executable: a check keepalived refuses, or one that
+ * could never run, fails this step with the reason, before anything keepalived reads is touched.
+ */
+export function checkedServicesCheck(
+  changes: OwnedFile[],
+  services: string[],
+  listing: (key: string) => string[],
+  programs: string[],
+): Step {
+  const stage = KEEPALIVED_CHECKED_STAGE;
+  const root = `${stage}/checked`;
+  const staged = changes.map((change) => ({ ...change, path: rebase(change.path, root) }));
+  const enable = enableFiles(services, listing, changes, root);
+  const clean = command("rm", "-rf", stage);
+  const conf = `${stage}/keepalived.conf`;
+  const confText = renderCheckerConf(root);
+  const fail = (message: string) => `{ ${clean}; echo ${quote(message)} >&2; exit 1; }`;
+  return {
+    run: [
+      clean,
+      command("mkdir", "-p", "-m", "0700", root),
+      `if [ -d ${quote(KEEPALIVED_CHECKED_DIR)} ]; then ${command("cp", "-a", `${KEEPALIVED_CHECKED_DIR}/.`, root)}; fi`,
+      ...planFiles([...staged, ...enable, { path: conf, content: confText }], {}).map(stepRun),
+      ...programs.map(
+        (program) =>
+          `[ -f ${quote(program)} ] && [ -x ${quote(program)} ] || ${fail(`misc health check: ${program} is not an executable file on this director`)}`,
+      ),
+      `if ! ${command("keepalived", "-t", "-f", conf)}; then ${clean}; exit 1; fi`,
+      clean,
+    ].join("\n"),
+    audit: `keepalived -t on the checked services with this change (staged in ${stage} and removed)`,
+  };
+}
+
+/**
+ * The checker instance running the new files (started, reloaded, or restarted with `restart`), then the keepalived
+ * an older lvs-pulumi ran them in on a director without a pair stopped and its files removed: it was started with
+ * --dont-release-ipvs, and the checker has taken the entries over by then ("already exists" is success to it).
+ */
+export function planCheckedKeepalived(live: CheckedKeepalivedFacts, changed: boolean, restart: boolean): Step[] {
+  return [...planChecker(live.checker, { changed, restart }), ...planLegacyRemoval(live.keepalived)];
+}
+
+/** The last checked service gone: the checker stopped (the entries stay) and its files removed, a legacy one too. */
+export function planCheckedKeepalivedRemoval(live: CheckedKeepalivedFacts): Step[] {
+  return [...planCheckerRemoval(live.checker), ...planLegacyRemoval(live.keepalived)];
+}
+
+function planLegacyRemoval(live: KeepalivedUnitFacts): Step[] {
+  return isLegacyCheckedOnlyConf(live.conf) ? planKeepalivedUnitRemoval(live) : [];
+}

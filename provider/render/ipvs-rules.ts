@@ -1,0 +1,19 @@
+import { IpvsDestination, IpvsService } from "../facts/ipvs-model";
+import { IpvsTimeouts } from "../facts/ipvs-timeouts";
+import { destinationArgs, destinationOptions, serviceArgs, serviceOptions } from "../plan/ipvsadm-args";
+
+// `ipvsadm -R` splits lines on blanks itself (no shell), so arguments are unquoted; it knows no comments, so the
+// fragments carry no header.
+
+export function renderServiceRules(service: IpvsService): string {
+  return `-A ${[...serviceArgs(service.id), ...serviceOptions(service)].join(" ")}\n`;
+}
+
+export function renderDestinationRules(dest: IpvsDestination): string {
+  return `-a ${[...destinationArgs(dest), ...destinationOptions(dest)].join(" ")}\n`;
+}
+
+/** The IPVS_TIMEOUTS_FILE: the three `ipvsadm --set` arguments. */
+export function renderTimeouts(timeouts: IpvsTimeouts): string {
+  return `${timeouts.tcp} ${timeouts.tcpFin} ${timeouts.udp}\n`;
+}

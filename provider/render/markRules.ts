@@ -1,7 +1,0 @@
-import { MarkRule } from "../facts/markRules";
-import { markRuleLine } from "../plan/markRules";
-
-/** One line "<iptables|ip6tables> <spec>" per rule; the restore script adds each to mangle PREROUTING unless `-C` finds it. */
-export function renderMarkRules(rules: MarkRule[]): string {
-  return rules.map((rule) => `${markRuleLine(rule).join(" ")}\n`).join("");
-}
