@@ -4,7 +4,7 @@ import { Director } from "../resources/director";
 import { HAPair } from "../resources/ha-pair";
 import { RealServer } from "../resources/real-server";
 import { VirtualService } from "../resources/virtual-service";
-import { hostPort } from "../schemas/ip";
+import { hostPort } from "../model/ip";
 import { ClusterHaPair, ClusterService, ClusterTopology } from "./topology";
 
 export interface LvsClusterDirectorInfo {
@@ -76,7 +76,7 @@ export class LvsCluster extends pulumi.ComponentResource {
         );
       }
       // The pair follows its real servers too: after a director was known down, their changes reach it before the
-      // pair gives the VIPs back to it (operations/ha-pair.ts).
+      // pair gives the VIPs back to it (kinds/ha-pair/apply.ts).
       const servers = Object.values(this.realServerResources[serviceName]);
       if (pairName !== undefined)
         (pairServices[pairName] ??= []).push({ vips: servedVips(spec), resource: service, realServers: servers });

@@ -6,7 +6,7 @@ import { z } from "zod";
 import { CheckFailure, checkInputs } from "../schemas/check-inputs";
 import { directorInputsSchema } from "../schemas/director";
 import { floatingAddressSchema, haPairInputsSchema, haPairMemberFields } from "../schemas/ha-pair";
-import { cidrFamily, canonicalIp } from "../schemas/ip";
+import { cidrFamily, canonicalIp } from "../model/ip";
 import { realServerInputsSchema } from "../schemas/real-server";
 import { serviceVipFields } from "../schemas/service-identity";
 import { virtualServiceInputsSchema } from "../schemas/virtual-service";

@@ -1,9 +1,9 @@
-import { canonicalIp, ipFamily } from "../schemas/ip";
-import { Protocol } from "../schemas/vocabulary";
+import { canonicalIp, ipFamily } from "../model/ip";
+import { Protocol } from "../model/vocabulary";
 import { Fact } from "./fact";
-import { destinationKey, ServiceId } from "./ipvs-model";
-import { quote } from "../plan/shell";
-import { CHECKER_PID_FILE } from "../render/paths";
+import { destinationKey, ServiceId } from "../model/ipvs";
+import { quote } from "../model/shell";
+import { CHECKER_PID_FILE } from "../model/host-paths";
 
 /** What keepalived's checkers think of a real server: alive or not, the weight it gives the kernel, its configured one. */
 export interface CheckedRealServer {

@@ -1,6 +1,6 @@
-import { hostPort } from "../schemas/ip";
+import { hostPort } from "../model/ip";
 import { Fact } from "./fact";
-import { IpvsTable, serviceKey, Tunnel } from "./ipvs-model";
+import { IpvsTable, serviceKey, Tunnel } from "../model/ipvs";
 import { ipvsTableFact } from "./ipvs-table";
 
 export interface ListedRealServer {

@@ -1,5 +1,5 @@
 import { Fact } from "./fact";
-import { quote } from "../plan/shell";
+import { quote } from "../model/shell";
 
 const ABSENT = "@@lvs-pulumi-absent@@";
 

@@ -1,6 +1,5 @@
-import { HostClaim } from "../plan/host-claim";
-import { HostOriginals } from "../plan/real-server-host";
-import { CLAIM_DIR, ORIGINALS_FILE } from "../render/paths";
+import { HostClaim, HostOriginals } from "../model/host-claim";
+import { CLAIM_DIR, ORIGINALS_FILE } from "../model/host-paths";
 import { hostClaimSchema, hostOriginalsSchema } from "../schemas/host-claim";
 import { Fact } from "./fact";
 

@@ -1,4 +1,4 @@
-import { quote } from "../plan/shell";
+import { quote } from "../model/shell";
 import { Fact } from "./fact";
 
 export interface InterfaceAddress {

@@ -1,5 +1,5 @@
 import { parseAddressPort } from "./address-port";
-import { destinationKey, ServiceId, serviceKey } from "./ipvs-model";
+import { destinationKey, ServiceId, serviceKey } from "../model/ipvs";
 
 /** One real server row of an `ipvsadm -Ln` listing, its columns named by the header. */
 export interface ListedDestination {

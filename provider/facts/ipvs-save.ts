@@ -1,4 +1,4 @@
-import { Protocol } from "../schemas/vocabulary";
+import { Protocol } from "../model/vocabulary";
 import { parseAddressPort } from "./address-port";
 import {
   destinationKey,
@@ -9,7 +9,7 @@ import {
   ServiceId,
   serviceKey,
   Tunnel,
-} from "./ipvs-model";
+} from "../model/ipvs";
 
 const PROTOCOL_OPTIONS: Record<string, Protocol> = { "-t": "tcp", "-u": "udp", "-q": "sctp" };
 const FORWARDING_OPTIONS: Record<string, KernelForwarding> = { "-g": "dr", "-m": "nat", "-i": "tun" };

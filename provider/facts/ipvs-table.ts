@@ -1,6 +1,6 @@
 import { Fact } from "./fact";
 import { parseConnectionCounts, parseThresholds, ConnectionCounts } from "./ipvs-list";
-import { IpvsTable } from "./ipvs-model";
+import { IpvsTable } from "../model/ipvs";
 import { parseIpvsSave } from "./ipvs-save";
 
 export const IPVS_SAVE_COMMAND = "ipvsadm -Sn";

@@ -1,22 +1,8 @@
-import { iptablesCommand } from "../plan/iptables";
-import { Family } from "../schemas/ip";
-import { PROTOCOLS, Protocol } from "../schemas/vocabulary";
+import { iptablesCommand } from "../model/iptables";
+import { Family } from "../model/ip";
+import { MARK_RULE_COMMENT_PREFIX, MarkRule } from "../model/mark-rule";
+import { PROTOCOLS, Protocol } from "../model/vocabulary";
 import { Fact } from "./fact";
-
-/**
- * A fwmark service's mark rule: packets of `protocol` to `vip` on `ports` ("80" or "8000:8100", as iptables writes
- * them) get `mark` in mangle PREROUTING, before IPVS sees them. `owner` is the service key ("fwm:7"), carried in the
- * rule's comment "lvs-pulumi:<owner>": rules without it are someone else's and never touched.
- */
-export interface MarkRule {
-  owner: string;
-  vip: string;
-  protocol: Protocol;
-  ports: string;
-  mark: number;
-}
-
-export const MARK_RULE_COMMENT_PREFIX = "lvs-pulumi:";
 
 const RULE = new RegExp(
   "^-A PREROUTING -d (\\S+)/(?:32|128) -p (\\S+) -m \\2 --dport (\\d+(?::\\d+)?) " +

@@ -1,4 +1,4 @@
-import { SCHEDULERS } from "../schemas/vocabulary";
+import { SCHEDULERS } from "../model/vocabulary";
 import { Fact } from "./fact";
 
 const MODULE_FILE = /^ip_vs_([a-z0-9]+)\.ko(\.xz|\.zst|\.gz)?$/;

@@ -1,4 +1,4 @@
-import { quote } from "../plan/shell";
+import { quote } from "../model/shell";
 import { Fact } from "./fact";
 
 /** Whether a systemd unit is running (`systemctl is-active`). */

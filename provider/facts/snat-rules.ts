@@ -1,18 +1,7 @@
-import { iptablesCommand } from "../plan/iptables";
-import { Family } from "../schemas/ip";
+import { iptablesCommand } from "../model/iptables";
+import { Family } from "../model/ip";
+import { SnatRule } from "../model/snat-rule";
 import { Fact } from "./fact";
-
-/**
- * A fullnat SNAT rule: packets IPVS masquerades for VIP:port towards the real server RIP leave with source DIP.
- * Per destination, not per service: real servers of one service may need different DIPs, and removing one real
- * server must not remove the rule another still uses.
- */
-export interface SnatRule {
-  vip: string;
-  port: number;
-  rip: string;
-  toSource: string;
-}
 
 const HOST_MASK = /\/(32|128)$/;
 

@@ -5,7 +5,7 @@ import { directoryListingFact, fileFact, unitEnabledFact } from "../facts/files"
 import { FactValues } from "../facts/batch";
 import { CheckedRealServer, checkerStateFact } from "../facts/checker-state";
 import { ipvsTableFact } from "../facts/ipvs-table";
-import { IpvsTable } from "../facts/ipvs-model";
+import { IpvsTable } from "../model/ipvs";
 import { programPresentFact, unitActiveFact } from "../facts/services";
 import {
   CheckedKeepalivedFacts,
@@ -15,8 +15,8 @@ import {
   planCheckedKeepalivedRemoval,
 } from "../plan/checked-services";
 import { KeepalivedEntry, planTakenOverRepairs, unappliedEntries } from "../plan/checked-read-back";
-import { OwnedFile, planFiles, pruneBatchDirs } from "../plan/files";
-import { Step } from "../plan/script";
+import { planFiles, pruneBatchDirs } from "../plan/files";
+import { OwnedFile, Step } from "../plan/step";
 import { CheckerFacts } from "../plan/checker";
 import { installPackage } from "../plan/packages";
 import {
@@ -29,7 +29,7 @@ import {
   KEEPALIVED_ENABLED_MARKER,
   KEEPALIVED_UNIT_NAME,
   unitPath,
-} from "../render/paths";
+} from "../model/host-paths";
 import { ItemOutcome } from "./host-batch";
 import { HostSession } from "./session";
 

@@ -1,10 +1,10 @@
 import { fileFact } from "../facts/files";
 import { FormerFile, formerFileOf } from "../plan/former-files";
-import { formerPath, Naming } from "../render/paths";
+import { formerPath, Naming } from "../model/host-paths";
 import { HostSession } from "./session";
 
 /**
- * The file an earlier version wrote for `key` under its former name (render/paths.ts formerPath), when it is there and
+ * The file an earlier version wrote for `key` under its former name (model/host-paths.ts formerPath), when it is there and
  * `ours` finds it is this key's. Only keys whose name changed (IPv6) cost a read.
  */
 export async function readFormerFile(

@@ -4,7 +4,7 @@
 // the lock, arrivals start the next one. Each item still succeeds or fails on its own.
 import { ConnectionSpec, sessionKey } from "../remote";
 import { mergeGroups } from "../plan/batch-script";
-import { Step } from "../plan/script";
+import { Step } from "../plan/step";
 import { HostSession, withHost } from "./session";
 
 /**

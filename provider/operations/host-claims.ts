@@ -5,11 +5,12 @@ import { linkFact } from "../facts/link";
 import { loadedModulesFact } from "../facts/modules";
 import { routesFact } from "../facts/routes";
 import { sysctlFact } from "../facts/sysctl";
-import { OwnedFile, planFiles, pruneEmptyDirs } from "../plan/files";
+import { planFiles, pruneEmptyDirs } from "../plan/files";
+import { OwnedFile } from "../plan/step";
 import { formerFileOf, holdsClaim, planFormerFileRemoval } from "../plan/former-files";
-import { HostClaim, mergeClaims } from "../plan/host-claim";
-import { HostOriginals, planRealServerHost } from "../plan/real-server-host";
-import { command } from "../plan/shell";
+import { HostClaim, mergeClaims, HostOriginals } from "../model/host-claim";
+import { planRealServerHost } from "../plan/real-server-host";
+import { command } from "../model/shell";
 import { bootSysctls } from "../plan/sysctls";
 import { renderClaimFile, renderOriginalsFile } from "../render/claim-file";
 import { renderModulesLoad } from "../render/modules-load";
@@ -23,7 +24,7 @@ import {
   REALSERVER_SYSCTL_FILE,
   REALSERVER_UNIT_NAME,
   unitPath,
-} from "../render/paths";
+} from "../model/host-paths";
 import { renderRealServerRestoreScript } from "../render/real-server-restore-script";
 import { renderSysctlConf } from "../render/sysctl-conf";
 import { renderRealServerUnit } from "../render/units";

@@ -1,7 +1,7 @@
 import { directoryListingFact, fileFact, unitEnabledFact } from "../facts/files";
-import { OwnedFile, planFiles, pruneBatchDirs } from "../plan/files";
-import { Step } from "../plan/script";
-import { command } from "../plan/shell";
+import { planFiles, pruneBatchDirs } from "../plan/files";
+import { OwnedFile, Step } from "../plan/step";
+import { command } from "../model/shell";
 import {
   OWNED_DIRS,
   IPVS_FRAGMENT_DIR,
@@ -11,7 +11,7 @@ import {
   MARK_FRAGMENT_DIR,
   SNAT_FRAGMENT_DIR,
   unitPath,
-} from "../render/paths";
+} from "../model/host-paths";
 import { renderIpvsRestoreScript } from "../render/ipvs-restore-script";
 import { renderIpvsUnit } from "../render/units";
 import { HostSession } from "./session";

@@ -1,4 +1,4 @@
-import { IpvsTable } from "../facts/ipvs-model";
+import { IpvsTable } from "../model/ipvs";
 import { ConnectionSpec, connectionKey } from "../remote";
 import { sharedIpvsTable } from "./shared-reads";
 import { readReachable } from "./unreachable";

@@ -2,7 +2,8 @@ import { setTimeout as sleep } from "timers/promises";
 import { batchCommand, FactValues, parseBatch } from "../facts/batch";
 import { Fact } from "../facts/fact";
 import { fileFact } from "../facts/files";
-import { applyScript, CHANGE_LOG, failedStep, Step, stepAudit } from "../plan/script";
+import { applyScript, CHANGE_LOG, failedStep } from "../plan/script";
+import { Step, stepAudit } from "../plan/step";
 import { foundUnreachable, knownDown, knownDownError, rememberUnreachable } from "./unreachable";
 import {
   commandError,

@@ -5,7 +5,7 @@
 // most twice per burst of callers.
 import { CheckedRealServer, checkerStateFact } from "../facts/checker-state";
 import { ConnectionCounts } from "../facts/ipvs-list";
-import { IpvsTable } from "../facts/ipvs-model";
+import { IpvsTable } from "../model/ipvs";
 import { connectionCountsFact, ipvsTableFact } from "../facts/ipvs-table";
 import { ConnectionSpec, holdsHostLock, sessionKey } from "../remote";
 import { HostSession, withHost } from "./session";

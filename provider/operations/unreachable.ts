@@ -7,7 +7,7 @@ import { hostKey } from "../schemas/connection";
  * The documented input for working through an outage: hosts the operator knows are down, comma-separated as written
  * in the connections (`LVS_PULUMI_HOSTS_DOWN=198.51.100.11 pulumi up`). No SSH is tried to them: a change goes to the
  * directors that are up (the others are recorded as missing it, and the next `up` without the variable converges
- * them), and an HA pair keeps its VIPs on the live member until then (see operations/ha-pair.ts).
+ * them), and an HA pair keeps its VIPs on the live member until then (see kinds/ha-pair/apply.ts).
  */
 export const HOSTS_DOWN_VARIABLE = "LVS_PULUMI_HOSTS_DOWN";
 

@@ -1,6 +1,6 @@
-import { ipFamily } from "../schemas/ip";
-import { ClaimedVip } from "./host-claim";
-import { command } from "./shell";
+import { ipFamily } from "../model/ip";
+import { ClaimedVip } from "../model/host-claim";
+import { command } from "../model/shell";
 import { interfaceSysctl } from "./sysctls";
 
 /**

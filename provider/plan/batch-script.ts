@@ -3,9 +3,9 @@
 // are staged and moved into place by one `mv`, the files removed go in one `rm`, the IPVS commands in one
 // `ipvsadm -R`. The order within each group holds: its files first (they only act at boot or on a reload), then its
 // steps before its IPVS commands, its IPVS commands, its steps after them.
-import { modeBits, OwnedFile, removedPath, stageDir } from "./files";
-import { Step, stepAudit } from "./script";
-import { command, quote, unquoteWord } from "./shell";
+import { modeBits, removedPath, stageDir } from "./files";
+import { OwnedFile, Step, stepAudit } from "./step";
+import { command, quote, unquoteWord } from "../model/shell";
 
 /** A step of the merged script and the groups it does work for. */
 export interface MergedStep {

@@ -1,7 +1,7 @@
 import { CheckedRealServer } from "../facts/checker-state";
-import { destinationKey, IpvsDestination, IpvsService, IpvsTable, serviceKey } from "../facts/ipvs-model";
+import { destinationKey, IpvsDestination, IpvsService, IpvsTable, serviceKey } from "../model/ipvs";
 import { judgedEntry, planCheckedRepair } from "./checked-real-server";
-import { destinationOptions, serviceOptions } from "./ipvsadm-args";
+import { destinationOptions, serviceOptions } from "../model/ipvsadm";
 import { sameDestination } from "./real-server";
 import { planService, sameService } from "./virtual-service";
 

@@ -1,5 +1,5 @@
 import { CheckedRealServer } from "../facts/checker-state";
-import { IpvsDestination, IpvsTable } from "../facts/ipvs-model";
+import { IpvsDestination, IpvsTable } from "../model/ipvs";
 import { planDestination } from "./real-server";
 
 export type Health = "up" | "down";

@@ -4,12 +4,12 @@ import {
   renderCheckedInclude,
   renderCheckerConf,
 } from "../render/checked-services";
-import { checkedServicePaths, KEEPALIVED_CHECKED_DIR, KEEPALIVED_CHECKED_STAGE } from "../render/paths";
+import { checkedServicePaths, KEEPALIVED_CHECKED_DIR, KEEPALIVED_CHECKED_STAGE } from "../model/host-paths";
 import { CheckerFacts, planChecker, planCheckerRemoval } from "./checker";
-import { OwnedFile, planFiles } from "./files";
+import { planFiles } from "./files";
+import { OwnedFile, Step, stepRun } from "./step";
 import { KeepalivedUnitFacts, planKeepalivedUnitRemoval } from "./keepalived-unit";
-import { Step, stepRun } from "./script";
-import { command, quote } from "./shell";
+import { command, quote } from "../model/shell";
 
 /** A director's keepalived units: the checker instance, and the distribution's unit (its keepalived.conf). */
 export interface CheckedKeepalivedFacts {
@@ -25,7 +25,7 @@ export function isLegacyCheckedOnlyConf(conf: string | null): boolean {
 
 /**
  * A keepalived.conf an older lvs-pulumi wrote with the checked services in it (an HA pair's, or theirs alone): the
- * distribution's keepalived runs them, and a reload or stop of it deletes their entries (operations/ha-pair.ts moves
+ * distribution's keepalived runs them, and a reload or stop of it deletes their entries (kinds/ha-pair/apply.ts moves
  * them to the checker instance).
  */
 export function keepalivedRunsChecked(conf: string | null): boolean {

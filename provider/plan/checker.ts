@@ -1,9 +1,9 @@
 import { renderCheckerConf } from "../render/checked-services";
-import { CHECKER_CONF, CHECKER_UNIT_NAME, KEEPALIVED_CHECKED_DIR, unitPath } from "../render/paths";
+import { CHECKER_CONF, CHECKER_UNIT_NAME, KEEPALIVED_CHECKED_DIR, unitPath } from "../model/host-paths";
 import { renderCheckerUnit } from "../render/units";
 import { planFiles } from "./files";
-import { Step } from "./script";
-import { command } from "./shell";
+import { Step } from "./step";
+import { command } from "../model/shell";
 
 // The checked services' own keepalived instance (render/units.ts: renderCheckerUnit).
 

@@ -1,10 +1,10 @@
-import { canonicalIp, hostPrefixLength } from "../schemas/ip";
+import { canonicalIp, hostPrefixLength } from "../model/ip";
 import { RealServerInputs } from "../schemas/real-server";
 import { ServiceIdentityFields, serviceVipFields } from "../schemas/service-identity";
 import { VirtualServiceInputs } from "../schemas/virtual-service";
-import { SnatRule } from "../facts/snat-rules";
-import { MarkRule } from "../facts/mark-rules";
-import { IpvsDestination, IpvsService, serviceKey, ServiceId } from "../facts/ipvs-model";
+import { SnatRule } from "../model/snat-rule";
+import { MarkRule } from "../model/mark-rule";
+import { IpvsDestination, IpvsService, serviceKey, ServiceId } from "../model/ipvs";
 import { portRange } from "../schemas/fwmark-match";
 
 // Validated inputs -> the entries as the kernel would list them, so they compare with live facts directly.

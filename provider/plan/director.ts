@@ -1,9 +1,9 @@
 import { IpvsTimeouts } from "../facts/ipvs-timeouts";
 import { DirectorInputs } from "../schemas/director";
-import { Family } from "../schemas/ip";
-import { ForwardingMethod } from "../schemas/vocabulary";
+import { Family } from "../model/ip";
+import { ForwardingMethod } from "../model/vocabulary";
 import { planModules } from "./modules";
-import { command } from "./shell";
+import { command } from "../model/shell";
 import { planSysctls } from "./sysctls";
 
 /** What the director's virtual services and real servers use; the modes it must support follow from it. */

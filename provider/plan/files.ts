@@ -1,13 +1,6 @@
 import { createHash } from "crypto";
-import { Step } from "./script";
-import { command, quote, unquoteWord } from "./shell";
-
-/** A file we own: its wanted content (null: it must not exist) and mode. */
-export interface OwnedFile {
-  path: string;
-  content: string | null;
-  mode?: string;
-}
+import { OwnedFile, Step } from "./step";
+import { command, quote, unquoteWord } from "../model/shell";
 
 /**
  * Steps for only the files whose live content differs. Content goes through quote() like any other value; a

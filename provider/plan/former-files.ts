@@ -1,9 +1,10 @@
 import { parseIpvsSave } from "../facts/ipvs-save";
-import { parseSnatRules, SnatRule } from "../facts/snat-rules";
+import { parseSnatRules } from "../facts/snat-rules";
+import { SnatRule } from "../model/snat-rule";
 import { planFiles } from "./files";
-import { Step } from "./script";
+import { Step } from "./step";
 
-// Files an earlier version wrote under a former name (render/paths.ts formerPath). Two keys could share that name, so
+// Files an earlier version wrote under a former name (model/host-paths.ts formerPath). Two keys could share that name, so
 // a file found there is taken for a key only when its content is that key's; someone else's is left alone.
 
 /** Whether an `ipvsadm -R` fragment defines the service `key`. */

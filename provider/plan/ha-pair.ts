@@ -1,5 +1,5 @@
 import { createHash } from "crypto";
-import { IpvsTable } from "../facts/ipvs-model";
+import { IpvsTable } from "../model/ipvs";
 import {
   ConfMode,
   KeepalivedScript,
@@ -8,14 +8,14 @@ import {
   renderKeepalivedConf,
   renderKeepalivedScripts,
 } from "../render/keepalived-conf";
-import { KEEPALIVED_CHECK_DIR, KEEPALIVED_CONF, KEEPALIVED_SCRIPT_DIR } from "../render/paths";
+import { KEEPALIVED_CHECK_DIR, KEEPALIVED_CONF, KEEPALIVED_SCRIPT_DIR } from "../model/host-paths";
 import { isLegacyCheckedOnlyConf } from "./checked-services";
 import { HaPairInputs } from "../schemas/ha-pair";
-import { hostPort } from "../schemas/ip";
+import { hostPort } from "../model/ip";
 import { planKeepalivedUnit, planKeepalivedUnitRemoval } from "./keepalived-unit";
-import { OwnedFile, planFiles } from "./files";
-import { Step, stepRun } from "./script";
-import { command } from "./shell";
+import { planFiles } from "./files";
+import { OwnedFile, Step, stepRun } from "./step";
+import { command } from "../model/shell";
 
 /** Made of the pair's identity only (VRID, members' host and port): a new user or jump host is the same pair. */
 export function haPairId(inputs: HaPairInputs): string {

@@ -4,11 +4,11 @@ import {
   KEEPALIVED_DROPIN_DIR,
   KEEPALIVED_ENABLED_MARKER,
   KEEPALIVED_UNIT_NAME,
-} from "../render/paths";
+} from "../model/host-paths";
 import { renderKeepalivedDropIn } from "../render/units";
 import { planFiles, pruneEmptyDirs } from "./files";
-import { Step } from "./script";
-import { command } from "./shell";
+import { Step } from "./step";
+import { command } from "../model/shell";
 
 // The distribution's keepalived unit, as an HA pair runs it (VRRP only; checked services have their own: checker.ts).
 

@@ -1,36 +1,13 @@
-import { MARK_RULE_COMMENT_PREFIX, MarkRule } from "../facts/mark-rules";
-import { hostPrefixLength } from "../schemas/ip";
-import { iptablesCommand, iptablesTool, ruleFamily } from "./iptables";
+import { MarkRule, markRuleSpec } from "../model/mark-rule";
+import { iptablesCommand, ruleFamily } from "../model/iptables";
 
 // A fwmark service carries traffic only once packets get its mark: one mangle PREROUTING rule per VIP and port (range).
-
-/** The rule spec that follows `-t mangle -A PREROUTING`. */
-function ruleSpec(rule: MarkRule): string[] {
-  return [
-    "-d",
-    `${rule.vip}/${hostPrefixLength(ruleFamily(rule))}`,
-    "-p",
-    rule.protocol,
-    "-m",
-    rule.protocol,
-    "--dport",
-    rule.ports,
-    "-m",
-    "comment",
-    "--comment",
-    `${MARK_RULE_COMMENT_PREFIX}${rule.owner}`,
-    "-j",
-    "MARK",
-    "--set-mark",
-    String(rule.mark),
-  ];
-}
 
 const sameMarkRule = (a: MarkRule, b: MarkRule) =>
   a.owner === b.owner && a.vip === b.vip && a.protocol === b.protocol && a.ports === b.ports && a.mark === b.mark;
 
 const withVerb = (rule: MarkRule, verb: "-A" | "-D") =>
-  iptablesCommand(ruleFamily(rule), "-t", "mangle", verb, "PREROUTING", ...ruleSpec(rule));
+  iptablesCommand(ruleFamily(rule), "-t", "mangle", verb, "PREROUTING", ...markRuleSpec(rule));
 
 /**
  * Converges `owner`'s mark rules to `desired` (empty: removes them all). `live` is the same family's listing: rules
@@ -41,9 +18,4 @@ export function planMarkRules(owner: string, desired: MarkRule[], live: MarkRule
   const missing = desired.filter((rule) => !live.some((l) => sameMarkRule(rule, l)));
   const stale = live.filter((rule) => rule.owner === owner && !desired.some((d) => sameMarkRule(rule, d)));
   return [...missing.map((rule) => withVerb(rule, "-A")), ...stale.map((rule) => withVerb(rule, "-D"))];
-}
-
-/** The tool and the rule spec, for the boot-time replay file. */
-export function markRuleLine(rule: MarkRule): string[] {
-  return [iptablesTool(ruleFamily(rule)), ...ruleSpec(rule)];
 }

@@ -1,4 +1,4 @@
-import { command } from "./shell";
+import { command } from "../model/shell";
 
 /** `modprobe` for each wanted module not yet loaded. Modules are never unloaded: others may use them. */
 export function planModules(wanted: string[], loaded: string[]): string[] {

@@ -3,7 +3,7 @@
 // service. The entry goes only with its last owner, and never to a resource of another stack.
 import { createHash } from "crypto";
 import { planFiles } from "./files";
-import { Step } from "./script";
+import { Step } from "./step";
 
 /** A resource that holds the entry; `adopted`: it took over an entry that existed before (adopt: true). */
 export interface Owner {

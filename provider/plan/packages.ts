@@ -1,4 +1,4 @@
-import { quote } from "./shell";
+import { quote } from "../model/shell";
 
 /** A package by its name per package manager family, where the names differ (iputils-arping on Debian, iputils on RHEL). */
 export type PackageName = string | { apt: string; rpm: string };

@@ -1,8 +1,8 @@
 import { RealServerInputs } from "../schemas/real-server";
-import { canonicalIp, hostPrefixLength, routeDestination } from "../schemas/ip";
+import { canonicalIp, hostPrefixLength, routeDestination } from "../model/ip";
 import { serviceVips } from "./desired-entries";
 import { serviceFamily } from "../schemas/service-identity";
-import { HostClaim } from "./host-claim";
+import { HostClaim } from "../model/host-claim";
 import { interfaceSysctl } from "./sysctls";
 
 // The tunnel device each family's IPVS encapsulation arrives on, and the module that creates it.

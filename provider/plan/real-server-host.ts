@@ -1,10 +1,18 @@
 import { LinkState } from "../facts/link";
 import { Route } from "../facts/routes";
-import { Family } from "../schemas/ip";
-import { ClaimedRoute, ClaimedVip, HostClaim, mergeClaims, routeKey, vipAddressArgs } from "./host-claim";
+import { Family } from "../model/ip";
+import {
+  ClaimedRoute,
+  ClaimedVip,
+  HostClaim,
+  HostOriginals,
+  mergeClaims,
+  routeKey,
+  vipAddressArgs,
+} from "../model/host-claim";
 import { planModules } from "./modules";
 import { announceVip } from "./announce";
-import { command } from "./shell";
+import { command } from "../model/shell";
 import { planSysctls, sysctlSatisfied } from "./sysctls";
 
 export interface RealServerHostFacts {
@@ -16,15 +24,6 @@ export interface RealServerHostFacts {
   routes: Record<Family, Route[]>;
   /** VIPs the host's stored claims held before this apply: a live VIP none of them held was not ours. */
   heldVips: ClaimedVip[];
-}
-
-/** Values recorded before our first change to them, restored when the last claim needing them goes. */
-export interface HostOriginals {
-  sysctls: Record<string, string>;
-  /** By routeKey; null when there was no such route. */
-  routes: Record<string, { via?: string; dev?: string } | null>;
-  /** VIPs ("dev cidr") that were on the host before the first claim on them: never deleted by us. */
-  vips?: string[];
 }
 
 export interface RealServerHostPlan {

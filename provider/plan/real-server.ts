@@ -1,6 +1,6 @@
-import { destinationKey, IpvsDestination, IpvsTable, ServiceId } from "../facts/ipvs-model";
-import { destinationArgs, destinationOptions } from "./ipvsadm-args";
-import { command } from "./shell";
+import { destinationKey, IpvsDestination, IpvsTable, ServiceId } from "../model/ipvs";
+import { destinationArgs, destinationOptions } from "../model/ipvsadm";
+import { command } from "../model/shell";
 
 /** Add (-a) when missing, edit (-e) when forwarding, weight, thresholds or tunnel differ, nothing when converged. */
 export function planDestination(desired: IpvsDestination, live: IpvsTable): string[] {

@@ -1,28 +1,10 @@
-import { OwnedFile } from "./files";
-import { quote } from "./shell";
+import { auditLines, Step, stepRun } from "./step";
+import { quote } from "../model/shell";
 
 /** Where every changing command we run on a host is recorded, with its time: the audit trail of what we did. */
 export const CHANGE_LOG = "/var/log/lvs-pulumi/changes.log";
 /** Past this size the log moves to `<log>.1` (one generation kept), so it never grows without bound. */
 export const CHANGE_LOG_ROTATE_BYTES = 1024 * 1024;
-
-/**
- * A changing command; `audit` is what the change log and errors show instead of `run` (file bodies stay out), one
- * line per change for a step that makes several (batch-script.ts). `file`: the file a write step writes.
- */
-export type Step = string | { run: string; audit: string | string[]; file?: OwnedFile };
-
-export function stepRun(step: Step): string {
-  return typeof step === "string" ? step : step.run;
-}
-
-export function stepAudit(step: Step): string {
-  return auditLines(step).join("; ");
-}
-
-function auditLines(step: Step): string[] {
-  return typeof step === "string" ? [step] : typeof step.audit === "string" ? [step.audit] : step.audit;
-}
 
 /** How a script starts: `now` is the time its change log lines carry; `checkLog` rotates and re-modes the log. */
 export interface ScriptOptions {

@@ -1,4 +1,4 @@
-import { command } from "./shell";
+import { command } from "../model/shell";
 
 /**
  * rp_filter: the kernel applies max(conf.all, conf.<dev>). Strict mode (1) drops tunnelled packets whose client source

@@ -1,6 +1,6 @@
-import { IpvsService, IpvsTable, serviceKey, ServiceId } from "../facts/ipvs-model";
-import { serviceArgs, serviceOptions } from "./ipvsadm-args";
-import { command } from "./shell";
+import { IpvsService, IpvsTable, serviceKey, ServiceId } from "../model/ipvs";
+import { serviceArgs, serviceOptions } from "../model/ipvsadm";
+import { command } from "../model/shell";
 
 /** Create (-A) when missing, edit in place (-E) when its configuration differs, nothing when converged. */
 export function planService(desired: IpvsService, live: IpvsTable): string[] {

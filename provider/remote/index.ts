@@ -10,7 +10,6 @@ export {
 } from "./errors";
 export type { RunOptions, RunResult } from "./exec";
 export { run, exec, commandError } from "./exec";
-export { readFile, writeFile } from "./files";
 export { fingerprintOf, keyTypeOf } from "./host-key";
 export type { KnownHostEntry } from "./known-hosts";
 export { parseKnownHosts, entriesForHost, knownHostsName } from "./known-hosts";

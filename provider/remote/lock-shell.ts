@@ -7,7 +7,7 @@ import { StringDecoder } from "string_decoder";
 import { ClientChannel } from "ssh2";
 import { Link, RunResult } from "./channel";
 import { CommandTimeoutError, ConnectionLostError } from "./errors";
-import { quote } from "../plan/shell";
+import { quote } from "../model/shell";
 
 interface RunOpts {
   timeoutMs: number;

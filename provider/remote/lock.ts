@@ -14,7 +14,7 @@ import { withClient } from "./pool";
 import { sessionKey } from "./session-key";
 import { remoteSettings } from "./settings";
 import { wrapCommand } from "./wrap";
-import { quote } from "../plan/shell";
+import { quote } from "../model/shell";
 
 export const DEFAULT_LOCK_PATH = "/run/lvs-pulumi.lock";
 export const DEFAULT_LOCK_TIMEOUT_SECONDS = 120;

@@ -1,6 +1,6 @@
 // Every command runs as `sh -c <quoted>` so the remote login shell (bash, zsh, fish...) does
 // not change its meaning; sudo connections add a non-interactive `sudo -n` in front.
-import { quote } from "../plan/shell";
+import { quote } from "../model/shell";
 
 export function wrapCommand(command: string, sudo: boolean | undefined): string {
   const shell = `sh -c ${quote(command)}`;

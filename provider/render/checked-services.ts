@@ -1,8 +1,8 @@
-import { IpvsDestination, IpvsService, isFwmarkService, KernelForwarding, serviceKey } from "../facts/ipvs-model";
-import { command } from "../plan/shell";
+import { IpvsDestination, IpvsService, isFwmarkService, KernelForwarding, serviceKey } from "../model/ipvs";
+import { command } from "../model/shell";
 import { HealthCheck } from "../schemas/health-check";
 import { header } from "./header";
-import { checkedServicePaths } from "./paths";
+import { checkedServicePaths } from "../model/host-paths";
 
 // keepalived's side of a checked virtual service: text files only (see paths.ts for where they go).
 

@@ -1,5 +1,4 @@
-import { HostClaim } from "../plan/host-claim";
-import { HostOriginals } from "../plan/real-server-host";
+import { HostClaim, HostOriginals } from "../model/host-claim";
 
 /** One line of JSON per claim file, so `cat claims.d/*.json` yields one claim per line. */
 export function renderClaimFile(claim: HostClaim): string {

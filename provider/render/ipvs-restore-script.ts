@@ -1,6 +1,6 @@
-import { XTABLES_WAIT } from "../plan/iptables";
+import { XTABLES_WAIT } from "../model/iptables";
 import { header } from "./header";
-import { IPVS_FRAGMENT_DIR, IPVS_TIMEOUTS_FILE, MARK_FRAGMENT_DIR, SNAT_FRAGMENT_DIR } from "./paths";
+import { IPVS_FRAGMENT_DIR, IPVS_TIMEOUTS_FILE, MARK_FRAGMENT_DIR, SNAT_FRAGMENT_DIR } from "../model/host-paths";
 
 /**
  * The director's boot replay. A fragment per entry means one that fails (already present, bad line) is reported and

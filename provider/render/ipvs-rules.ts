@@ -1,6 +1,6 @@
-import { IpvsDestination, IpvsService } from "../facts/ipvs-model";
+import { IpvsDestination, IpvsService } from "../model/ipvs";
 import { IpvsTimeouts } from "../facts/ipvs-timeouts";
-import { destinationArgs, destinationOptions, serviceArgs, serviceOptions } from "../plan/ipvsadm-args";
+import { destinationArgs, destinationOptions, serviceArgs, serviceOptions } from "../model/ipvsadm";
 
 // `ipvsadm -R` splits lines on blanks itself (no shell), so arguments are unquoted; it knows no comments, so the
 // fragments carry no header.

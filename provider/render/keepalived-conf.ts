@@ -1,8 +1,8 @@
-import { ipFamily, hostPrefixLength } from "../schemas/ip";
+import { ipFamily, hostPrefixLength } from "../model/ip";
 import { HaPairInputs } from "../schemas/ha-pair";
 import { header } from "./header";
 import { renderGlobalDefs } from "./checked-services";
-import { KEEPALIVED_SCRIPT_DIR } from "./paths";
+import { KEEPALIVED_SCRIPT_DIR } from "../model/host-paths";
 
 export type PairRole = "primary" | "backup";
 

@@ -1,5 +1,4 @@
-import { MarkRule } from "../facts/mark-rules";
-import { markRuleLine } from "../plan/mark-rules";
+import { MarkRule, markRuleLine } from "../model/mark-rule";
 
 /** One line "<iptables|ip6tables> <spec>" per rule; the restore script adds each to mangle PREROUTING unless `-C` finds it. */
 export function renderMarkRules(rules: MarkRule[]): string {

@@ -1,8 +1,8 @@
-import { Family } from "../schemas/ip";
-import { HostState, vipAddressArgs } from "../plan/host-claim";
-import { command } from "../plan/shell";
+import { Family } from "../model/ip";
+import { HostState, vipAddressArgs } from "../model/host-claim";
+import { command } from "../model/shell";
 import { header } from "./header";
-import { REALSERVER_SYSCTL_FILE } from "./paths";
+import { REALSERVER_SYSCTL_FILE } from "../model/host-paths";
 
 /**
  * The real server's boot replay of the union of its claims, re-rendered whenever a claim changes. Sysctls are

@@ -1,7 +1,6 @@
-import { SnatRule } from "../facts/snat-rules";
-import { snatRuleSpec } from "../plan/snat";
+import { SnatRule, snatRuleLine } from "../model/snat-rule";
 
 /** One line "<iptables|ip6tables> <spec>"; the restore script adds it to nat POSTROUTING unless `-C` finds it. */
 export function renderSnatRule(rule: SnatRule): string {
-  return `${snatRuleSpec(rule).join(" ")}\n`;
+  return `${snatRuleLine(rule).join(" ")}\n`;
 }

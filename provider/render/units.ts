@@ -6,7 +6,7 @@ import {
   IPVS_RESTORE_SCRIPT,
   IPVS_UNIT_NAME,
   REALSERVER_RESTORE_SCRIPT,
-} from "./paths";
+} from "../model/host-paths";
 
 // Ordered after module loading and sysctls so that net.ipv4.vs.* and tunl0 exist and are set when entries return.
 function oneshotUnit(description: string, script: string, after: string[] = []): string {

@@ -1,7 +1,7 @@
 // diff() is pure: it compares the old outputs with the new, checked inputs (and the hosts the operator listed as
 // down) and never opens SSH. `__provider` is ignored so that upgrading this library shows no change.
 
-import { destinationKey, serviceKey } from "../facts/ipvs-model";
+import { destinationKey, serviceKey } from "../model/ipvs";
 import { desiredDestination, desiredServiceId } from "../plan/desired-entries";
 import { expectedKeepalived } from "../plan/ha-pair";
 import { knownDown } from "../operations/unreachable";
@@ -24,7 +24,7 @@ const IDENTITY: Record<ResourceKind, string[]> = {
   director: [],
   virtualService: ["protocol", "address", "port", "fwmark", "family"],
   realServer: ["service", "address", "port"],
-  // An HA pair is updated in place, whatever changes (operations/ha-pair.ts): a replacement would stop keepalived
+  // An HA pair is updated in place, whatever changes (kinds/ha-pair/apply.ts): a replacement would stop keepalived
   // on both members before the new pair even started. The update keeps one member holding the VIPs throughout and
   // gives up a member only when it is another machine.
   haPair: [],

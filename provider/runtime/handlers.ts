@@ -1,15 +1,15 @@
 import { sameMachine } from "../operations/directors";
-import { applyDirector, readDirector, removeDirector } from "../operations/director";
-import { applyHaPair, HaPairState, readHaPair, removeHaPair } from "../operations/ha-pair";
+import { applyDirector, readDirector, removeDirector } from "../kinds/director/apply";
+import { applyHaPair, HaPairState, readHaPair, removeHaPair } from "../kinds/ha-pair/apply";
 import { haPairId } from "../plan/ha-pair";
 import { Actor } from "../plan/owners";
-import { applyRealServer, readRealServer, realServerId, removeRealServer } from "../operations/real-server";
+import { applyRealServer, readRealServer, realServerId, removeRealServer } from "../kinds/real-server/apply";
 import {
   applyVirtualService,
   readVirtualService,
   removeVirtualService,
   virtualServiceId,
-} from "../operations/virtual-service";
+} from "../kinds/virtual-service/apply";
 import { connectionKey, ConnectionSpec } from "../remote";
 import { directorInputsSchema, DirectorInputs } from "../schemas/director";
 import { haPairInputsSchema, HaPairInputs } from "../schemas/ha-pair";

@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { once } from "./once";
 import { intInRange } from "./fields";
-import { canonicalIp, hostPort, ipFamily } from "./ip";
+import { canonicalIp, hostPort, ipFamily } from "../model/ip";
 
 // RFC 1123 host names; the last label may not be all digits, so "999.1.1.1" is not taken for a name.
 const HOSTNAME =

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { canonicalIp, ipFamily, unusableAddress } from "./ip";
+import { canonicalIp, ipFamily, unusableAddress } from "../model/ip";
 
 // Field builders are functions: Pulumi's closure serializer cannot capture module-level zod objects.
 

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { endpointAddressField, enumField } from "./fields";
-import { PROTOCOLS, Protocol } from "./vocabulary";
+import { PROTOCOLS, Protocol } from "../model/vocabulary";
 
 /** What a fwmark service's mark selects: packets of one protocol to these VIPs and ports (a port or "low-high"). */
 export interface FwmarkMatch {

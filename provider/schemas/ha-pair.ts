@@ -2,7 +2,7 @@ import { z } from "zod";
 import { once } from "./once";
 import { connectionSchema, hostKey } from "./connection";
 import { endpointAddressField, interfaceNameField, intInRange } from "./fields";
-import { canonicalIp, ipFamily, sameAddress } from "./ip";
+import { canonicalIp, ipFamily, sameAddress } from "../model/ip";
 
 /** A member's own settings; the connection comes apart (a resource input, a director's name in stack config). */
 export function haPairMemberFields(defaultPriority: number) {

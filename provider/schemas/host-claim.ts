@@ -1,7 +1,6 @@
 import { z } from "zod";
 import { once } from "./once";
-import { HostClaim } from "../plan/host-claim";
-import { HostOriginals } from "../plan/real-server-host";
+import { HostClaim, HostOriginals } from "../model/host-claim";
 
 // Claim and originals files are read back from hosts: validate them rather than trust whatever is there.
 

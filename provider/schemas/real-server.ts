@@ -3,7 +3,7 @@ import { once } from "./once";
 import { connectionSchema } from "./connection";
 import { checkHealthCheckPort, HealthCheck, healthCheckSchema, programField } from "./health-check";
 import { endpointAddressField, enumField, intInRange, IPVSADM_MAX_THRESHOLD, portField } from "./fields";
-import { cidrFamily, Family, ipFamily, sameAddress } from "./ip";
+import { cidrFamily, Family, ipFamily, sameAddress } from "../model/ip";
 import {
   checkServiceIdentity,
   serviceFamily,
@@ -11,7 +11,7 @@ import {
   ServiceIdentityFields,
   serviceVipFields,
 } from "./service-identity";
-import { FORWARDING_METHODS, ForwardingMethod } from "./vocabulary";
+import { FORWARDING_METHODS, ForwardingMethod } from "../model/vocabulary";
 
 const DIRECTOR_ADDRESS = "a director address";
 

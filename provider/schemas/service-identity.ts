@@ -1,8 +1,8 @@
 import { z } from "zod";
 import { endpointAddressField, enumField, intInRange, portField } from "./fields";
 import { FwmarkMatch, fwmarkMatchSchema } from "./fwmark-match";
-import { Family, ipFamily } from "./ip";
-import { PROTOCOLS, Protocol } from "./vocabulary";
+import { Family, ipFamily } from "../model/ip";
+import { PROTOCOLS, Protocol } from "../model/vocabulary";
 
 /**
  * A virtual service is either protocol + VIP + port, or a firewall mark (with a family, no address or port). A fwmark

@@ -3,7 +3,7 @@ import { once } from "./once";
 import { connectionSchema } from "./connection";
 import { checkCheckedService, checkedServiceFields, HealthCheck } from "./health-check";
 import { enumField, interfaceNameField, intInRange, IPVSADM_MAX_TIMEOUT_SECONDS } from "./fields";
-import { ipFamily, isIpv4Netmask, sameAddress } from "./ip";
+import { ipFamily, isIpv4Netmask, sameAddress } from "../model/ip";
 import {
   checkServiceIdentity,
   serviceFamily,
@@ -11,7 +11,7 @@ import {
   ServiceIdentityFields,
   serviceVipFields,
 } from "./service-identity";
-import { flagScheduler, SCHEDULER_FLAGS, SCHEDULERS, Scheduler, SchedulerFlag } from "./vocabulary";
+import { flagScheduler, SCHEDULER_FLAGS, SCHEDULERS, Scheduler, SchedulerFlag } from "../model/vocabulary";
 
 export const virtualServiceInputsSchema = once(() => {
   const identity = serviceIdentityShape();

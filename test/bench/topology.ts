@@ -1,7 +1,7 @@
 // The benchmark's topology: one HA pair (dir1, dir2) and 20 DR services on one VIP, ports 10001..10020, each with
 // the same `perService` real servers (at most 50). Real servers are director-side entries only (no `host`): IPVS
 // accepts any RIP, so the figures measure the directors' work, not how many machines the lab has.
-import { serviceKey } from "../../provider/facts/ipvs-model";
+import { serviceKey } from "../../provider/model/ipvs";
 import { parseIpvsSave } from "../../provider/facts/ipvs-save";
 
 export const SERVICES = 20;

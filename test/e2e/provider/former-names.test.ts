@@ -4,17 +4,17 @@
 // and kept no owners file; they also wrote an empty director claim for a DR real server (today none is written):
 // such files are taken over or released by the update.
 import { labExec, labTopology, liveIpvsTable } from "../../lab/lab";
-import { destinationKey, serviceKey } from "../../../provider/facts/ipvs-model";
+import { destinationKey, serviceKey } from "../../../provider/model/ipvs";
 import {
   claimPath,
   destinationFragmentPath,
   formerPath,
   ownersPath,
   serviceFragmentPath,
-} from "../../../provider/render/paths";
+} from "../../../provider/model/host-paths";
 import { ownedClaimId } from "../../../provider/plan/owners";
-import { HostClaim } from "../../../provider/plan/host-claim";
-import { quote } from "../../../provider/plan/shell";
+import { HostClaim } from "../../../provider/model/host-claim";
+import { quote } from "../../../provider/model/shell";
 import { renderClaimFile } from "../../../provider/render/claim-file";
 import { connectionTo, Declared, hostSnapshot, LabStack, urnOf } from "./fixture";
 

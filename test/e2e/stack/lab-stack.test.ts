@@ -6,7 +6,7 @@ import * as fs from "fs";
 import * as os from "os";
 import * as path from "path";
 import { load } from "js-yaml";
-import { hostPort } from "../../../provider/schemas/ip";
+import { hostPort } from "../../../provider/model/ip";
 import { describeStep, PulumiStack, RunResult } from "../../harness/cli/stack";
 import { labClock, outage, recordLoad } from "../../lab/failover";
 import { fetchThroughVip, labExec, labHosts, labStateDir, liveIpvsTable, tally } from "../../lab/lab";

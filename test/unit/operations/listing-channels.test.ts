@@ -1,6 +1,6 @@
 // What reaches a director when many resources are refreshed at once, counted on a stand-in director
 // (stand-in-director.ts: its `ipvsadm` prints captured real output, so the provider parses a real table).
-import { readRealServer } from "../../../provider/operations/real-server";
+import { readRealServer } from "../../../provider/kinds/real-server/apply";
 import { realServerInputsSchema } from "../../../provider/schemas/real-server";
 import { useStandInDirector } from "./stand-in-director";
 

@@ -4,8 +4,9 @@ import * as os from "os";
 import * as path from "path";
 import { mergeGroups, restoreLine } from "../../../provider/plan/batch-script";
 import { planFiles, stageDir } from "../../../provider/plan/files";
-import { applyScript, failedStep, stepAudit, stepRun } from "../../../provider/plan/script";
-import { command } from "../../../provider/plan/shell";
+import { applyScript, failedStep } from "../../../provider/plan/script";
+import { stepAudit, stepRun } from "../../../provider/plan/step";
+import { command } from "../../../provider/model/shell";
 
 describe("restoreLine", () => {
   test("an ipvsadm service or destination command becomes its -R line, quoted words unquoted", () => {

@@ -1,4 +1,4 @@
-import { IpvsService, IpvsTable } from "../../../provider/facts/ipvs-model";
+import { IpvsService, IpvsTable } from "../../../provider/model/ipvs";
 import { planTakenOverRepairs, unappliedEntries } from "../../../provider/plan/checked-read-back";
 import { checkedDestination, checkedDestinationKey, checkedServiceId, checkedServiceKey } from "./checked-fixtures";
 

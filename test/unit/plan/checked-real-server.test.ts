@@ -1,4 +1,4 @@
-import { IpvsTable } from "../../../provider/facts/ipvs-model";
+import { IpvsTable } from "../../../provider/model/ipvs";
 import { judgedEntry, planCheckedRepair } from "../../../provider/plan/checked-real-server";
 import { checkedDestination, checkedDestinationKey } from "./checked-fixtures";
 

@@ -4,7 +4,7 @@ import {
   planCheckedKeepalived,
   planCheckedKeepalivedRemoval,
 } from "../../../provider/plan/checked-services";
-import { stepAudit } from "../../../provider/plan/script";
+import { stepAudit } from "../../../provider/plan/step";
 import {
   LEGACY_CHECKED_ONLY_MARKER,
   renderCheckedInclude,
@@ -12,7 +12,7 @@ import {
 } from "../../../provider/render/checked-services";
 import { renderCheckerUnit } from "../../../provider/render/units";
 import { renderKeepalivedConf } from "../../../provider/render/keepalived-conf";
-import { checkedServicePaths, KEEPALIVED_CHECKED_DIR } from "../../../provider/render/paths";
+import { checkedServicePaths, KEEPALIVED_CHECKED_DIR } from "../../../provider/model/host-paths";
 import { haPairInputsSchema } from "../../../provider/schemas/ha-pair";
 
 const KEY = "tcp:198.51.100.40:80";

@@ -3,7 +3,7 @@ import * as fs from "fs";
 import * as os from "os";
 import * as path from "path";
 import { planFiles } from "../../../provider/plan/files";
-import { stepRun } from "../../../provider/plan/script";
+import { stepRun } from "../../../provider/plan/step";
 
 describe("planFiles", () => {
   test("only files whose content differs produce commands", () => {

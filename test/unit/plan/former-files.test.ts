@@ -6,7 +6,7 @@ import {
   holdsSnatRule,
   planFormerFileRemoval,
 } from "../../../provider/plan/former-files";
-import { stepAudit } from "../../../provider/plan/script";
+import { stepAudit } from "../../../provider/plan/step";
 
 // 2001:db8:1::5 and 2001:db8::1:5 had one former file name: the content tells whose the file is.
 const A = "tcp:[2001:db8:1::5]:80";

@@ -12,10 +12,10 @@ import {
   tableDifferences,
   vrrpInstanceIdentity,
 } from "../../../provider/plan/ha-pair";
-import { IpvsDestination, IpvsService, IpvsTable } from "../../../provider/facts/ipvs-model";
+import { IpvsDestination, IpvsService, IpvsTable } from "../../../provider/model/ipvs";
 import { haPairInputsSchema } from "../../../provider/schemas/ha-pair";
 import { renderKeepalivedDropIn } from "../../../provider/render/units";
-import { stepAudit, stepRun } from "../../../provider/plan/script";
+import { stepAudit, stepRun } from "../../../provider/plan/step";
 
 const CONF = "# Managed by lvs-pulumi; edits are overwritten.\n# lvs-pulumi HA pair: pair-a\n\nvrrp_instance X {}\n";
 const CONFIG = { conf: CONF, scripts: [] };

@@ -1,4 +1,5 @@
-import { MarkRule, parseMarkRules } from "../../../provider/facts/mark-rules";
+import { MarkRule } from "../../../provider/model/mark-rule";
+import { parseMarkRules } from "../../../provider/facts/mark-rules";
 import { planMarkRules } from "../../../provider/plan/mark-rules";
 import { iptablesFixture } from "../facts/fixtures";
 

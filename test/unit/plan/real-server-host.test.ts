@@ -1,5 +1,5 @@
-import { HostClaim } from "../../../provider/plan/host-claim";
-import { HostOriginals, planRealServerHost, RealServerHostFacts } from "../../../provider/plan/real-server-host";
+import { HostClaim, HostOriginals } from "../../../provider/model/host-claim";
+import { planRealServerHost, RealServerHostFacts } from "../../../provider/plan/real-server-host";
 
 const arp = { "net.ipv4.conf.all.arp_ignore": "1", "net.ipv4.conf.all.arp_announce": "2" };
 const dr = (id: string, vip: string): HostClaim => ({

@@ -1,5 +1,5 @@
 import { ipvsTable } from "../../../provider/facts/ipvs-table";
-import { IpvsDestination } from "../../../provider/facts/ipvs-model";
+import { IpvsDestination } from "../../../provider/model/ipvs";
 import { parseIpvsSave } from "../../../provider/facts/ipvs-save";
 import { planDestination, planDestinationRemoval, planQuiesce } from "../../../provider/plan/real-server";
 import { ipvsadmFixture } from "../facts/fixtures";

@@ -4,7 +4,7 @@ import * as os from "os";
 import * as path from "path";
 import { planFiles } from "../../../provider/plan/files";
 import { applyScript, CHANGE_LOG_ROTATE_BYTES, failedStep } from "../../../provider/plan/script";
-import { command } from "../../../provider/plan/shell";
+import { command } from "../../../provider/model/shell";
 
 describe("applyScript under a real sh", () => {
   let dir: string;

@@ -1,5 +1,5 @@
 import { ipvsTable } from "../../../provider/facts/ipvs-table";
-import { IpvsService, IpvsTable } from "../../../provider/facts/ipvs-model";
+import { IpvsService, IpvsTable } from "../../../provider/model/ipvs";
 import { planService, planServiceRemoval } from "../../../provider/plan/virtual-service";
 import { ipvsadmFixture } from "../facts/fixtures";
 

@@ -1,11 +1,10 @@
 // Against a real OpenSSH sshd: exec semantics, the on-host lock, file helpers, host key pinning.
 import { execFileSync, spawnSync } from "child_process";
-import { existsSync, readdirSync, readlinkSync, statSync, writeFileSync } from "fs";
+import { existsSync, readdirSync, readlinkSync, writeFileSync } from "fs";
 import { join } from "path";
 import { ConnectionSpec } from "../../../provider/remote/connection";
 import { CommandTimeoutError, HostKeyVerificationError, RemoteCommandError } from "../../../provider/remote/errors";
 import { exec, run } from "../../../provider/remote/exec";
-import { readFile, writeFile } from "../../../provider/remote/files";
 import { withHostLock } from "../../../provider/remote/lock";
 import { closeAll } from "../../../provider/remote/pool";
 import { configureRemote, remoteSettings } from "../../../provider/remote/settings";
@@ -80,20 +79,6 @@ describeSshd("real OpenSSH sshd", () => {
       const spec = conn({ port: sshd.ports[1], hostKey: undefined, knownHostsPath: path });
       expect((await exec(spec, "echo known")).stdout).toBe("known\n");
     }
-  });
-
-  test("writeFile/readFile round trip atomically, with mode, and missing files read as null", async () => {
-    const path = join(sshd.dir, "it's a file.conf");
-    const content = "line 1\nquote ' \" $HOME `x`\nünïcødé\nno trailing newline";
-    await writeFile(conn(), path, content, 0o640);
-    expect(await readFile(conn(), path)).toBe(content);
-    expect(statSync(path).mode & 0o777).toBe(0o640);
-    await writeFile(conn(), path, "replaced\n");
-    expect(await readFile(conn(), path)).toBe("replaced\n");
-    expect(statSync(path).mode & 0o777).toBe(0o644);
-    expect(readdirSync(sshd.dir).filter((f) => f.includes("lvs-tmp"))).toEqual([]);
-    expect(await readFile(conn(), join(sshd.dir, "missing"))).toBeNull();
-    await expect(writeFile(conn(), join(sshd.dir, "no-such-dir", "f"), "x")).rejects.toBeInstanceOf(RemoteCommandError);
   });
 
   test("sshd answers keepalives; a command past its timeout is reported", async () => {

@@ -1,5 +1,5 @@
 import { parseHostClaims, parseHostOriginals } from "../../../provider/facts/host-claims";
-import { HostClaim } from "../../../provider/plan/host-claim";
+import { HostClaim } from "../../../provider/model/host-claim";
 import { renderClaimFile, renderOriginalsFile } from "../../../provider/render/claim-file";
 
 test("claim files are one line of JSON and read back", () => {

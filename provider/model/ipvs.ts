@@ -1,5 +1,5 @@
-import { Family, hostPort } from "../schemas/ip";
-import { Protocol } from "../schemas/vocabulary";
+import { Family, hostPort } from "./ip";
+import { Protocol } from "./vocabulary";
 
 /** A virtual service's identity: protocol + VIP + port, or a firewall mark of one family. */
 export type ServiceId = { protocol: Protocol; address: string; port: number } | { fwmark: number; family: Family };

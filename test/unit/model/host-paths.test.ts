@@ -4,7 +4,7 @@ import {
   destinationFragmentPath,
   serviceFragmentPath,
   snatFragmentPath,
-} from "../../../provider/render/paths";
+} from "../../../provider/model/host-paths";
 
 test("fragment names sort services before real servers and survive any key", () => {
   expect(serviceFragmentPath("tcp:203.0.113.101:80")).toBe("/etc/lvs-pulumi/ipvs.d/10-svc-tcp_203.0.113.101_80.rules");

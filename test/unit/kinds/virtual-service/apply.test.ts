@@ -1,8 +1,8 @@
 // What reaches a director when many virtual services are written at once, counted on a stand-in director
 // (stand-in-director.ts: real reads of captured output, change scripts kept and never run).
-import { applyVirtualService, removeVirtualService } from "../../../provider/operations/virtual-service";
-import { virtualServiceInputsSchema } from "../../../provider/schemas/virtual-service";
-import { actorOf, inOneShell, useStandInDirector } from "./stand-in-director";
+import { applyVirtualService, removeVirtualService } from "../../../../provider/kinds/virtual-service/apply";
+import { virtualServiceInputsSchema } from "../../../../provider/schemas/virtual-service";
+import { actorOf, inOneShell, useStandInDirector } from "../../operations/stand-in-director";
 
 const director = useStandInDirector();
 

@@ -1,14 +1,14 @@
 import { setTimeout as sleep } from "timers/promises";
-import { directoryListingFact, fileFact, unitEnabledFact } from "../facts/files";
-import { interfaceAddressesFact } from "../facts/interface-addresses";
-import { programPresentFact, unitActiveFact } from "../facts/services";
-import { ipvsTableFact } from "../facts/ipvs-table";
-import { IpvsTable } from "../facts/ipvs-model";
-import { checkerStateFact } from "../facts/checker-state";
-import { planChecker } from "../plan/checker";
-import { keepalivedRunsChecked } from "../plan/checked-services";
-import { installPackage } from "../plan/packages";
-import { command } from "../plan/shell";
+import { directoryListingFact, fileFact, unitEnabledFact } from "../../facts/files";
+import { interfaceAddressesFact } from "../../facts/interface-addresses";
+import { programPresentFact, unitActiveFact } from "../../facts/services";
+import { ipvsTableFact } from "../../facts/ipvs-table";
+import { IpvsTable } from "../../model/ipvs";
+import { checkerStateFact } from "../../facts/checker-state";
+import { planChecker } from "../../plan/checker";
+import { keepalivedRunsChecked } from "../../plan/checked-services";
+import { installPackage } from "../../plan/packages";
+import { command } from "../../model/shell";
 import {
   expectedKeepalived,
   haPairId,
@@ -22,9 +22,9 @@ import {
   renderKeepalived,
   tableDifferences,
   vrrpInstanceIdentity,
-} from "../plan/ha-pair";
-import { Actor, Owner, parseOwners, planOwners, withOwner, withoutOwner } from "../plan/owners";
-import { ConfMode, markedPair, PairRole } from "../render/keepalived-conf";
+} from "../../plan/ha-pair";
+import { Actor, Owner, parseOwners, planOwners, withOwner, withoutOwner } from "../../plan/owners";
+import { ConfMode, markedPair, PairRole } from "../../render/keepalived-conf";
 import {
   CHECKER_UNIT_NAME,
   KEEPALIVED_CHECK_DIR,
@@ -35,14 +35,14 @@ import {
   KEEPALIVED_SCRIPT_DIR,
   KEEPALIVED_UNIT_NAME,
   ownersPath,
-} from "../render/paths";
-import { HaPairInputs } from "../schemas/ha-pair";
-import { canonicalIp } from "../schemas/ip";
-import { checkerFacts, checkerOf } from "./checked-services";
-import { droppedDirectors, sameMachine } from "./directors";
-import { HostSession, withHost } from "./session";
-import { HOSTS_DOWN_VARIABLE, knownDown, knownDownError, readReachable } from "./unreachable";
-import { ConnectionSpec, log, registerSecret } from "../remote";
+} from "../../model/host-paths";
+import { HaPairInputs } from "../../schemas/ha-pair";
+import { canonicalIp } from "../../model/ip";
+import { checkerFacts, checkerOf } from "../../operations/checked-services";
+import { droppedDirectors, sameMachine } from "../../operations/directors";
+import { HostSession, withHost } from "../../operations/session";
+import { HOSTS_DOWN_VARIABLE, knownDown, knownDownError, readReachable } from "../../operations/unreachable";
+import { ConnectionSpec, log, registerSecret } from "../../remote";
 
 const ROLES: PairRole[] = ["primary", "backup"];
 

@@ -1,4 +1,4 @@
-import { sameAddress } from "../../../provider/schemas/ip";
+import { sameAddress } from "../../../provider/model/ip";
 
 describe("sameAddress", () => {
   it("is one address however it is written", () => {

@@ -1,16 +1,16 @@
 // The real server's own setup (VIP on lo or tunl0, ARP sysctls, rp_filter, NAT return route) as a claim on its host,
 // batched per host: the real servers of many services on one machine arrive together and share one claims write.
-import { Fact } from "../facts/fact";
-import { routesFact } from "../facts/routes";
-import { HostClaim } from "../plan/host-claim";
-import { Actor, claimIdsOf, releasedClaimIds } from "../plan/owners";
-import { realServerClaim } from "../plan/real-server-claim";
-import { command } from "../plan/shell";
-import { ipFamily } from "../schemas/ip";
-import { RealServerInputs } from "../schemas/real-server";
-import { applyHostClaims } from "./host-claims";
-import { AGAIN, DONE, firstOfEachKey, hostBatcher, ItemOutcome } from "./host-batch";
-import { HostSession } from "./session";
+import { Fact } from "../../facts/fact";
+import { routesFact } from "../../facts/routes";
+import { HostClaim } from "../../model/host-claim";
+import { Actor, claimIdsOf, releasedClaimIds } from "../../plan/owners";
+import { realServerClaim } from "../../plan/real-server-claim";
+import { command } from "../../model/shell";
+import { ipFamily } from "../../model/ip";
+import { RealServerInputs } from "../../schemas/real-server";
+import { applyHostClaims } from "../../operations/host-claims";
+import { AGAIN, DONE, firstOfEachKey, hostBatcher, ItemOutcome } from "../../operations/host-batch";
+import { HostSession } from "../../operations/session";
 
 export const hostClaimId = (key: string) => `rs:${key}`;
 

@@ -1,4 +1,4 @@
-import { iptablesCommand, iptablesTool, ruleFamily } from "../../../provider/plan/iptables";
+import { iptablesCommand, iptablesTool, ruleFamily } from "../../../provider/model/iptables";
 
 test("every iptables command waits for the xtables lock; the family picks the tool", () => {
   expect(iptablesCommand("inet", "-t", "nat", "-S", "POSTROUTING")).toBe("iptables -w -t nat -S POSTROUTING");

@@ -1,4 +1,4 @@
-import { Family } from "../schemas/ip";
+import { Family } from "./ip";
 
 /** A VIP held on a host: on lo (DR) or the tunnel device (TUN) of a real server, or facing clients on a director. */
 /**
@@ -41,6 +41,15 @@ export interface HostClaim {
   modules: string[];
   /** Links to bring up (tunl0). */
   links: string[];
+}
+
+/** Values recorded before our first change to them, restored when the last claim needing them goes. */
+export interface HostOriginals {
+  sysctls: Record<string, string>;
+  /** By routeKey; null when there was no such route. */
+  routes: Record<string, { via?: string; dev?: string } | null>;
+  /** VIPs ("dev cidr") that were on the host before the first claim on them: never deleted by us. */
+  vips?: string[];
 }
 
 export type HostState = Omit<HostClaim, "id">;

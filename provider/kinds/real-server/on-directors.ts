@@ -1,14 +1,15 @@
 // A real server's entries on a director (destination, NAT forwarding claim, fullnat SNAT rule, boot fragments),
 // written and removed in per-director batches: the real servers Pulumi creates together share one lock, one read
 // and one script on each director (host-batch.ts).
-import { destinationKey, IpvsDestination, IpvsTable, serviceKey } from "../facts/ipvs-model";
-import { checkerStateFact } from "../facts/checker-state";
-import { ipvsEntriesFact, ipvsThresholdsFact, withThresholds } from "../facts/ipvs-table";
-import { SnatRule, snatRulesFact } from "../facts/snat-rules";
-import { desiredDestination, desiredSnatRule } from "../plan/desired-entries";
-import { planFiles, pruneBatchDirs } from "../plan/files";
-import { formerFileOf, holdsDestination, holdsSnatRule, planFormerFileRemoval } from "../plan/former-files";
-import { HostClaim } from "../plan/host-claim";
+import { destinationKey, IpvsDestination, IpvsTable, serviceKey } from "../../model/ipvs";
+import { checkerStateFact } from "../../facts/checker-state";
+import { ipvsEntriesFact, ipvsThresholdsFact, withThresholds } from "../../facts/ipvs-table";
+import { snatRulesFact } from "../../facts/snat-rules";
+import { SnatRule } from "../../model/snat-rule";
+import { desiredDestination, desiredSnatRule } from "../../plan/desired-entries";
+import { planFiles, pruneBatchDirs } from "../../plan/files";
+import { formerFileOf, holdsDestination, holdsSnatRule, planFormerFileRemoval } from "../../plan/former-files";
+import { HostClaim } from "../../model/host-claim";
 import {
   Actor,
   Owner,
@@ -19,13 +20,13 @@ import {
   releasedClaimIds,
   withOwner,
   withoutOwner,
-} from "../plan/owners";
-import { Step } from "../plan/script";
-import { planCheckedRepair } from "../plan/checked-real-server";
-import { planDestination, planDestinationRemoval } from "../plan/real-server";
-import { planSnatRule, planSnatRuleRemoval } from "../plan/snat";
-import { renderDestinationRules } from "../render/ipvs-rules";
-import { renderSnatRule } from "../render/snat-rules";
+} from "../../plan/owners";
+import { Step } from "../../plan/step";
+import { planCheckedRepair } from "../../plan/checked-real-server";
+import { planDestination, planDestinationRemoval } from "../../plan/real-server";
+import { planSnatRule, planSnatRuleRemoval } from "../../plan/snat";
+import { renderDestinationRules } from "../../render/ipvs-rules";
+import { renderSnatRule } from "../../render/snat-rules";
 import {
   checkedRealServerPaths,
   checkedServicePaths,
@@ -34,12 +35,12 @@ import {
   KEEPALIVED_CHECKED_DIR,
   ownersPath,
   snatFragmentPath,
-} from "../render/paths";
-import { renderCheckedRealServer, renderCheckScript, renderExecScript } from "../render/checked-services";
-import { ipFamily } from "../schemas/ip";
-import { RealServerInputs } from "../schemas/real-server";
-import { applyHostClaims, claimFilePaths, storedClaimIds } from "./host-claims";
-import { applyBatch, hostBatcher, planBatch } from "./host-batch";
+} from "../../model/host-paths";
+import { renderCheckedRealServer, renderCheckScript, renderExecScript } from "../../render/checked-services";
+import { ipFamily } from "../../model/ip";
+import { RealServerInputs } from "../../schemas/real-server";
+import { applyHostClaims, claimFilePaths, storedClaimIds } from "../../operations/host-claims";
+import { applyBatch, hostBatcher, planBatch } from "../../operations/host-batch";
 import {
   activateCheckedItems,
   CheckedChange,
@@ -49,10 +50,10 @@ import {
   NOTHING_REMOVED,
   programsOf,
   refuseCheckedChanges,
-} from "./checked-services";
-import { installIpvsBoot, ipvsBootFacts, removeIpvsBootIfUnused } from "./ipvs-boot";
-import { refuseForeign } from "./ownership";
-import { HostSession } from "./session";
+} from "../../operations/checked-services";
+import { installIpvsBoot, ipvsBootFacts, removeIpvsBootIfUnused } from "../../operations/ipvs-boot";
+import { refuseForeign } from "../../operations/ownership";
+import { HostSession } from "../../operations/session";
 
 /** One real server as a director holds it, with the paths of its files (today's names and the former ones). */
 interface DirectorEntry {

@@ -1,8 +1,8 @@
 // What reaches a director when many real servers are written at once, counted on a stand-in director
 // (stand-in-director.ts: real reads of captured output, change scripts kept and never run).
-import { applyRealServer, removeRealServer } from "../../../provider/operations/real-server";
-import { realServerInputsSchema } from "../../../provider/schemas/real-server";
-import { actorOf, inOneShell, useStandInDirector } from "./stand-in-director";
+import { applyRealServer, removeRealServer } from "../../../../provider/kinds/real-server/apply";
+import { realServerInputsSchema } from "../../../../provider/schemas/real-server";
+import { actorOf, inOneShell, useStandInDirector } from "../../operations/stand-in-director";
 
 const director = useStandInDirector();
 

@@ -1,4 +1,4 @@
-import { command, quote } from "../../../provider/plan/shell";
+import { command, quote } from "../../../provider/model/shell";
 
 describe("quote", () => {
   it.each([

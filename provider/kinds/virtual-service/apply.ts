@@ -1,14 +1,14 @@
-import { hostClaimsFact } from "../facts/host-claims";
-import { IpvsService, IpvsTable, isFwmarkService, serviceKey } from "../facts/ipvs-model";
-import { ipvsEntriesFact } from "../facts/ipvs-table";
-import { markRulesFact } from "../facts/mark-rules";
-import { routesFact, routeToFact } from "../facts/routes";
-import { announceSysctls } from "../plan/announce";
-import { desiredMarkRules, desiredService, serviceVips } from "../plan/desired-entries";
-import { planFiles } from "../plan/files";
-import { formerFileOf, holdsService, planFormerFileRemoval } from "../plan/former-files";
-import { ClaimedVip, HostClaim } from "../plan/host-claim";
-import { planMarkRules } from "../plan/mark-rules";
+import { hostClaimsFact } from "../../facts/host-claims";
+import { IpvsService, IpvsTable, isFwmarkService, serviceKey } from "../../model/ipvs";
+import { ipvsEntriesFact } from "../../facts/ipvs-table";
+import { markRulesFact } from "../../facts/mark-rules";
+import { routesFact, routeToFact } from "../../facts/routes";
+import { announceSysctls } from "../../plan/announce";
+import { desiredMarkRules, desiredService, serviceVips } from "../../plan/desired-entries";
+import { planFiles } from "../../plan/files";
+import { formerFileOf, holdsService, planFormerFileRemoval } from "../../plan/former-files";
+import { ClaimedVip, HostClaim } from "../../model/host-claim";
+import { planMarkRules } from "../../plan/mark-rules";
 import {
   Actor,
   Owner,
@@ -18,26 +18,32 @@ import {
   releasedClaimIds,
   withOwner,
   withoutOwner,
-} from "../plan/owners";
-import { Step } from "../plan/script";
-import { planService, planServiceRemoval, sameService } from "../plan/virtual-service";
-import { renderServiceRules } from "../render/ipvs-rules";
-import { renderMarkRules } from "../render/mark-rules";
-import { checkedServicePaths, formerPath, markFragmentPath, ownersPath, serviceFragmentPath } from "../render/paths";
+} from "../../plan/owners";
+import { Step } from "../../plan/step";
+import { planService, planServiceRemoval, sameService } from "../../plan/virtual-service";
+import { renderServiceRules } from "../../render/ipvs-rules";
+import { renderMarkRules } from "../../render/mark-rules";
+import {
+  checkedServicePaths,
+  formerPath,
+  markFragmentPath,
+  ownersPath,
+  serviceFragmentPath,
+} from "../../model/host-paths";
 import {
   renderCheckedService,
   renderCheckScript,
   renderExecScript,
   renderServiceCheck,
-} from "../render/checked-services";
-import { markedPair } from "../render/keepalived-conf";
-import { keepalivedRunsChecked } from "../plan/checked-services";
-import { canonicalIp, hostPrefixLength, ipFamily } from "../schemas/ip";
-import { serviceFamily } from "../schemas/service-identity";
-import { VirtualServiceInputs } from "../schemas/virtual-service";
-import { droppedDirectors, onEveryDirector } from "./directors";
-import { applyBatch, hostBatcher, planBatch } from "./host-batch";
-import { applyHostClaims, claimFilePaths, storedClaimIds } from "./host-claims";
+} from "../../render/checked-services";
+import { markedPair } from "../../render/keepalived-conf";
+import { keepalivedRunsChecked } from "../../plan/checked-services";
+import { canonicalIp, hostPrefixLength, ipFamily } from "../../model/ip";
+import { serviceFamily } from "../../schemas/service-identity";
+import { VirtualServiceInputs } from "../../schemas/virtual-service";
+import { droppedDirectors, onEveryDirector } from "../../operations/directors";
+import { applyBatch, hostBatcher, planBatch } from "../../operations/host-batch";
+import { applyHostClaims, claimFilePaths, storedClaimIds } from "../../operations/host-claims";
 import {
   activateCheckedItems,
   CheckedChange,
@@ -47,12 +53,12 @@ import {
   NOTHING_REMOVED,
   programsOf,
   refuseCheckedChanges,
-} from "./checked-services";
-import { refuseForeign } from "./ownership";
-import { ConnectionSpec } from "../remote";
-import { installIpvsBoot, ipvsBootFacts, removeIpvsBootIfUnused } from "./ipvs-boot";
-import { Listed, listedEntry } from "./listing";
-import { HostSession } from "./session";
+} from "../../operations/checked-services";
+import { refuseForeign } from "../../operations/ownership";
+import { ConnectionSpec } from "../../remote";
+import { installIpvsBoot, ipvsBootFacts, removeIpvsBootIfUnused } from "../../operations/ipvs-boot";
+import { Listed, listedEntry } from "../../operations/listing";
+import { HostSession } from "../../operations/session";
 
 export function virtualServiceId(inputs: VirtualServiceInputs): string {
   return serviceKey(desiredService(inputs).id);

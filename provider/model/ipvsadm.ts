@@ -1,5 +1,5 @@
-import { hostPort } from "../schemas/ip";
-import { IpvsDestination, IpvsService, isFwmarkService, ServiceId } from "../facts/ipvs-model";
+import { hostPort } from "./ip";
+import { IpvsDestination, IpvsService, isFwmarkService, ServiceId } from "./ipvs";
 
 // The argv pieces shared by live commands (quoted by the caller) and `ipvsadm -R` fragments.
 

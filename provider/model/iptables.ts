@@ -1,4 +1,4 @@
-import { Family, ipFamily } from "../schemas/ip";
+import { Family, ipFamily } from "./ip";
 import { command } from "./shell";
 
 /** The tool of `family`'s rules; a boot-replay fragment line starts with it. */

@@ -1,4 +1,4 @@
-import { HostClaim, mergeClaims } from "../../../provider/plan/host-claim";
+import { HostClaim, mergeClaims } from "../../../provider/model/host-claim";
 
 const claim = (id: string, over: Partial<HostClaim>): HostClaim => ({
   id,
