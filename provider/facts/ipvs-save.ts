@@ -1,23 +1,15 @@
-import { Protocol } from "../model/vocabulary";
-import { parseAddressPort } from "./address-port";
 import {
-  destinationKey,
-  IpvsDestination,
-  IpvsService,
-  IpvsTable,
-  KernelForwarding,
-  ServiceId,
-  serviceKey,
-  Tunnel,
-} from "../model/ipvs";
-
-const PROTOCOL_OPTIONS: Record<string, Protocol> = { "-t": "tcp", "-u": "udp", "-q": "sctp" };
-const FORWARDING_OPTIONS: Record<string, KernelForwarding> = { "-g": "dr", "-m": "nat", "-i": "tun" };
-const TUNNEL_CHECKSUMS: Record<string, Tunnel["checksum"]> = {
-  "--tun-nocsum": "nocsum",
-  "--tun-csum": "csum",
-  "--tun-remcsum": "remcsum",
-};
+  DESTINATION_OPTIONS,
+  FORWARDING_OPTIONS,
+  FWMARK_OPTION,
+  INET6_OPTION,
+  PROTOCOL_OPTIONS,
+  SERVICE_OPTIONS,
+  TUNNEL_CHECKSUM_OPTIONS,
+  wordOf,
+} from "../model/ipvsadm";
+import { parseAddressPort } from "./address-port";
+import { destinationKey, IpvsDestination, IpvsService, IpvsTable, ServiceId, serviceKey, Tunnel } from "../model/ipvs";
 
 /**
  * Parses `ipvsadm -Sn` (one -A line per service, one -a line per real server). It does not print thresholds;
@@ -48,11 +40,10 @@ export function parseIpvsSave(stdout: string): IpvsTable {
 /** Reads the service identity (-t/-u/-q ADDR:PORT or -f MARK [-6]) and returns the remaining options. */
 function takeServiceId(tokens: string[]): { id: ServiceId; rest: string[] } {
   const [option, value, ...rest] = tokens;
-  if (option in PROTOCOL_OPTIONS) {
-    return { id: { protocol: PROTOCOL_OPTIONS[option], ...parseAddressPort(value) }, rest };
-  }
-  if (option === "-f") {
-    const inet6 = rest[0] === "-6";
+  const protocol = wordOf(PROTOCOL_OPTIONS, option);
+  if (protocol) return { id: { protocol, ...parseAddressPort(value) }, rest };
+  if (option === FWMARK_OPTION) {
+    const inet6 = rest[0] === INET6_OPTION;
     return { id: { fwmark: Number(value), family: inet6 ? "inet6" : "inet" }, rest: inet6 ? rest.slice(1) : rest };
   }
   throw new Error(`expected a service (-t/-u/-q/-f), got ${option}`);
@@ -65,11 +56,12 @@ function parseServiceLine(tokens: string[]): IpvsService {
   for (let i = 0; i < rest.length; i++) {
     const option = rest[i];
     const value = () => rest[++i] ?? "";
-    if (option === "-s") service.scheduler = value();
-    else if (option === "-b") service.flags = value().split(",").sort();
-    else if (option === "-p") service.persistence = { timeoutSeconds: Number(value()) };
-    else if (option === "-M") netmask = value();
-    else if (option === "-o") service.onePacket = true;
+    const word = wordOf(SERVICE_OPTIONS, option);
+    if (word === "scheduler") service.scheduler = value();
+    else if (word === "flags") service.flags = value().split(",").sort();
+    else if (word === "persistence") service.persistence = { timeoutSeconds: Number(value()) };
+    else if (word === "netmask") netmask = value();
+    else if (word === "onePacket") service.onePacket = true;
     else throw new Error(`unknown service option ${option}`);
   }
   if (service.persistence && netmask !== undefined) service.persistence.netmask = netmask;
@@ -78,7 +70,7 @@ function parseServiceLine(tokens: string[]): IpvsService {
 
 function parseDestinationLine(tokens: string[]): IpvsDestination {
   const { id, rest } = takeServiceId(tokens);
-  if (rest[0] !== "-r") throw new Error("expected -r");
+  if (rest[0] !== DESTINATION_OPTIONS.address) throw new Error(`expected ${DESTINATION_OPTIONS.address}`);
   const dest: IpvsDestination = {
     service: id,
     ...parseAddressPort(rest[1]),
@@ -90,14 +82,16 @@ function parseDestinationLine(tokens: string[]): IpvsDestination {
   for (let i = 2; i < rest.length; i++) {
     const option = rest[i];
     const value = () => rest[++i] ?? "";
-    if (option in FORWARDING_OPTIONS) dest.forwarding = FORWARDING_OPTIONS[option];
-    else if (option === "-w") dest.weight = Number(value());
-    else if (option === "-x") dest.upperThreshold = Number(value());
-    else if (option === "-y") dest.lowerThreshold = Number(value());
-    else if (option === "--tun-type") dest.tunnel = { ...dest.tunnel, type: value() as Tunnel["type"] };
-    else if (option === "--tun-port") dest.tunnel = { type: "ipip", ...dest.tunnel, port: Number(value()) };
-    else if (option in TUNNEL_CHECKSUMS)
-      dest.tunnel = { type: "ipip", ...dest.tunnel, checksum: TUNNEL_CHECKSUMS[option] };
+    const forwarding = wordOf(FORWARDING_OPTIONS, option);
+    const checksum = wordOf(TUNNEL_CHECKSUM_OPTIONS, option);
+    const word = wordOf(DESTINATION_OPTIONS, option);
+    if (forwarding) dest.forwarding = forwarding;
+    else if (checksum) dest.tunnel = { type: "ipip", ...dest.tunnel, checksum };
+    else if (word === "weight") dest.weight = Number(value());
+    else if (word === "upperThreshold") dest.upperThreshold = Number(value());
+    else if (word === "lowerThreshold") dest.lowerThreshold = Number(value());
+    else if (word === "tunnelType") dest.tunnel = { ...dest.tunnel, type: value() as Tunnel["type"] };
+    else if (word === "tunnelPort") dest.tunnel = { type: "ipip", ...dest.tunnel, port: Number(value()) };
     else throw new Error(`unknown real server option ${option}`);
   }
   // ipip is the kernel's default tunnel, whether or not the line names it.

@@ -1,39 +1,107 @@
 import { hostPort } from "./ip";
-import { IpvsDestination, IpvsService, isFwmarkService, ServiceId } from "./ipvs";
+import { IpvsDestination, IpvsService, isFwmarkService, KernelForwarding, ServiceId, Tunnel } from "./ipvs";
+import { Protocol } from "./vocabulary";
 
-// The argv pieces shared by live commands (quoted by the caller) and `ipvsadm -R` fragments.
+// ipvsadm's options, written once for both directions: commands and `ipvsadm -R` lines are built from these tables,
+// and `ipvsadm -Sn` is parsed with them (facts/ipvs-save.ts, through wordOf).
 
-const PROTOCOL_OPTIONS = { tcp: "-t", udp: "-u", sctp: "-q" } as const;
-const FORWARDING_OPTIONS = { dr: "-g", nat: "-m", tun: "-i" } as const;
+export const PROTOCOL_OPTIONS = { tcp: "-t", udp: "-u", sctp: "-q" } as const satisfies Record<Protocol, string>;
+export const FORWARDING_OPTIONS = { dr: "-g", nat: "-m", tun: "-i" } as const satisfies Record<
+  KernelForwarding,
+  string
+>;
+export const TUNNEL_CHECKSUM_OPTIONS = {
+  nocsum: "--tun-nocsum",
+  csum: "--tun-csum",
+  remcsum: "--tun-remcsum",
+} as const satisfies Record<NonNullable<Tunnel["checksum"]>, string>;
+export const FWMARK_OPTION = "-f";
+/** After a fwmark: the mark is an IPv6 service's. */
+export const INET6_OPTION = "-6";
+export const SERVICE_OPTIONS = {
+  scheduler: "-s",
+  flags: "-b",
+  persistence: "-p",
+  netmask: "-M",
+  onePacket: "-o",
+} as const;
+export const DESTINATION_OPTIONS = {
+  address: "-r",
+  weight: "-w",
+  upperThreshold: "-x",
+  lowerThreshold: "-y",
+  tunnelType: "--tun-type",
+  tunnelPort: "--tun-port",
+} as const;
+
+/** The word `option` stands for in `table`; undefined when it is none of its options. */
+export function wordOf<T extends Record<string, string>>(table: T, option: string): keyof T | undefined {
+  return (Object.keys(table) as (keyof T)[]).find((word) => table[word] === option);
+}
 
 export function serviceArgs(id: ServiceId): string[] {
-  if (isFwmarkService(id)) return id.family === "inet6" ? ["-f", String(id.fwmark), "-6"] : ["-f", String(id.fwmark)];
+  if (isFwmarkService(id)) {
+    return [FWMARK_OPTION, String(id.fwmark), ...(id.family === "inet6" ? [INET6_OPTION] : [])];
+  }
   return [PROTOCOL_OPTIONS[id.protocol], hostPort(id.address, id.port)];
 }
 
 export function serviceOptions(service: IpvsService): string[] {
-  const args = ["-s", service.scheduler];
-  if (service.flags.length > 0) args.push("-b", service.flags.join(","));
+  const o = SERVICE_OPTIONS;
+  const args: string[] = [o.scheduler, service.scheduler];
+  if (service.flags.length > 0) args.push(o.flags, service.flags.join(","));
   if (service.persistence) {
-    args.push("-p", String(service.persistence.timeoutSeconds));
-    if (service.persistence.netmask !== undefined) args.push("-M", service.persistence.netmask);
+    args.push(o.persistence, String(service.persistence.timeoutSeconds));
+    if (service.persistence.netmask !== undefined) args.push(o.netmask, service.persistence.netmask);
   }
-  if (service.onePacket) args.push("-o");
+  if (service.onePacket) args.push(o.onePacket);
   return args;
 }
 
 export function destinationArgs(dest: IpvsDestination): string[] {
-  return [...serviceArgs(dest.service), "-r", hostPort(dest.address, dest.port)];
+  return [...serviceArgs(dest.service), DESTINATION_OPTIONS.address, hostPort(dest.address, dest.port)];
 }
 
 export function destinationOptions(dest: IpvsDestination): string[] {
-  const args: string[] = [FORWARDING_OPTIONS[dest.forwarding], "-w", String(dest.weight)];
+  const o = DESTINATION_OPTIONS;
+  const args: string[] = [FORWARDING_OPTIONS[dest.forwarding], o.weight, String(dest.weight)];
   if (dest.tunnel && dest.tunnel.type !== "ipip") {
-    args.push("--tun-type", dest.tunnel.type);
-    if (dest.tunnel.port !== undefined) args.push("--tun-port", String(dest.tunnel.port));
-    if (dest.tunnel.checksum !== undefined) args.push(`--tun-${dest.tunnel.checksum}`);
+    args.push(o.tunnelType, dest.tunnel.type);
+    if (dest.tunnel.port !== undefined) args.push(o.tunnelPort, String(dest.tunnel.port));
+    if (dest.tunnel.checksum !== undefined) args.push(TUNNEL_CHECKSUM_OPTIONS[dest.tunnel.checksum]);
   }
   // -x/-y are always sent so that an edit back to 0 ("no threshold") takes effect.
-  args.push("-x", String(dest.upperThreshold), "-y", String(dest.lowerThreshold));
+  args.push(o.upperThreshold, String(dest.upperThreshold), o.lowerThreshold, String(dest.lowerThreshold));
   return args;
+}
+
+/**
+ * An ipvsadm service or destination command as data: its argv after `ipvsadm`. It is written out only at the last
+ * step: quoted for a shell, or as an `ipvsadm -R` line (restoreLine), so nothing is ever quoted and read back.
+ */
+export interface IpvsadmCommand {
+  ipvsadm: [IpvsadmVerb, ...string[]];
+}
+
+export type IpvsadmVerb = "-A" | "-E" | "-D" | "-a" | "-e" | "-d";
+
+export function serviceCommand(verb: "-A" | "-E", service: IpvsService): IpvsadmCommand {
+  return { ipvsadm: [verb, ...serviceArgs(service.id), ...serviceOptions(service)] };
+}
+
+export function serviceRemoval(id: ServiceId): IpvsadmCommand {
+  return { ipvsadm: ["-D", ...serviceArgs(id)] };
+}
+
+export function destinationCommand(verb: "-a" | "-e", dest: IpvsDestination): IpvsadmCommand {
+  return { ipvsadm: [verb, ...destinationArgs(dest), ...destinationOptions(dest)] };
+}
+
+export function destinationRemoval(dest: IpvsDestination): IpvsadmCommand {
+  return { ipvsadm: ["-d", ...destinationArgs(dest)] };
+}
+
+/** The command as an `ipvsadm -R` line, which it splits on blanks (no shell): the model's values hold none. */
+export function restoreLine(command: IpvsadmCommand): string {
+  return command.ipvsadm.join(" ");
 }

@@ -11,10 +11,3 @@ export function quote(value: string): string {
 export function command(...argv: string[]): string {
   return argv.map(quote).join(" ");
 }
-
-/** The value of one word as quote() writes it; undefined for anything else (several words, expansions). */
-export function unquoteWord(word: string): string | undefined {
-  if (SAFE.test(word)) return word;
-  const inner = /^'([^']*)'$/.exec(word)?.[1];
-  return inner !== undefined && quote(inner) === word ? inner : undefined;
-}

@@ -3,9 +3,10 @@
 // are staged and moved into place by one `mv`, the files removed go in one `rm`, the IPVS commands in one
 // `ipvsadm -R`. The order within each group holds: its files first (they only act at boot or on a reload), then its
 // steps before its IPVS commands, its IPVS commands, its steps after them.
-import { modeBits, removedPath, stageDir } from "./files";
+import { modeBits, stageDir } from "./files";
 import { OwnedFile, Step, stepAudit } from "./step";
-import { command, quote, unquoteWord } from "../model/shell";
+import { restoreLine } from "../model/ipvsadm";
+import { command, quote } from "../model/shell";
 
 /** A step of the merged script and the groups it does work for. */
 export interface MergedStep {
@@ -21,25 +22,12 @@ interface GroupParts {
   after: Step[];
 }
 
-const RESTORE_VERBS = new Set(["-A", "-E", "-D", "-a", "-e", "-d"]);
-
-/** An `ipvsadm` service or destination command as an `ipvsadm -R` line; undefined for any other step. */
-export function restoreLine(step: Step): string | undefined {
-  if (typeof step !== "string" || !step.startsWith("ipvsadm ")) return undefined;
-  const words = step.slice("ipvsadm ".length).split(" ");
-  const values = words.map(unquoteWord);
-  if (!RESTORE_VERBS.has(words[0]) || values.some((v) => v === undefined || v === "" || /\s/.test(v))) {
-    return undefined;
-  }
-  return command("ipvsadm", ...(values as string[])) === step ? values.join(" ") : undefined;
-}
-
 function partsOf(steps: Step[], writtenPaths: Set<string>): GroupParts {
   const parts: GroupParts = { writes: [], removals: [], before: [], ipvs: [], after: [] };
   for (const step of steps) {
-    const removed = removedPath(step);
-    const file = typeof step === "string" ? undefined : step.file;
-    const line = restoreLine(step);
+    const removed = typeof step === "object" && "remove" in step ? step.remove : undefined;
+    const file = typeof step === "object" && "file" in step ? step.file : undefined;
+    const line = typeof step === "object" && "ipvsadm" in step ? restoreLine(step) : undefined;
     if (file && file.content !== null && !writtenPaths.has(file.path)) {
       writtenPaths.add(file.path);
       parts.writes.push({ file, step });

@@ -1,7 +1,7 @@
 import { CheckedRealServer } from "../facts/checker-state";
 import { destinationKey, IpvsDestination, IpvsService, IpvsTable, serviceKey } from "../model/ipvs";
 import { judgedEntry, planCheckedRepair } from "./checked-real-server";
-import { destinationOptions, serviceOptions } from "../model/ipvsadm";
+import { destinationOptions, IpvsadmCommand, serviceOptions } from "../model/ipvsadm";
 import { sameDestination } from "./real-server";
 import { planService, sameService } from "./virtual-service";
 
@@ -55,7 +55,7 @@ export function planTakenOverRepairs(
   table: IpvsTable,
   checker: Record<string, CheckedRealServer>,
   enabled: (serviceKey: string) => boolean,
-): string[] {
+): IpvsadmCommand[] {
   return expected.flatMap((entry) => {
     if ("service" in entry) {
       const key = serviceKey(entry.service.id);

@@ -1,5 +1,6 @@
 import { CheckedRealServer } from "../facts/checker-state";
 import { IpvsDestination, IpvsTable } from "../model/ipvs";
+import { IpvsadmCommand } from "../model/ipvsadm";
 import { planDestination } from "./real-server";
 
 export type Health = "up" | "down";
@@ -34,7 +35,7 @@ export function planCheckedRepair(
   desired: IpvsDestination,
   checker: CheckedRealServer | undefined,
   table: IpvsTable,
-): string[] {
+): IpvsadmCommand[] {
   if (!checker?.alive) return [];
   return planDestination({ ...desired, weight: checker.weight }, table);
 }

@@ -1,6 +1,6 @@
 import { createHash } from "crypto";
 import { OwnedFile, Step } from "./step";
-import { command, quote, unquoteWord } from "../model/shell";
+import { command, quote } from "../model/shell";
 
 /**
  * Steps for only the files whose live content differs. Content goes through quote() like any other value; a
@@ -13,7 +13,7 @@ export function planFiles(wanted: OwnedFile[], live: Record<string, string | nul
     const current = live[file.path] ?? null;
     if (current === file.content) continue;
     if (file.content === null) {
-      commands.push(command("rm", "-f", file.path));
+      commands.push({ remove: file.path });
       continue;
     }
     const dir = file.path.slice(0, file.path.lastIndexOf("/")) || "/";
@@ -54,13 +54,6 @@ export function modeBits(mode: string): { umask: string; chmod: boolean } {
  */
 export function stageDir(dir: string): string {
   return `${dir}/.lvs-pulumi-stage`;
-}
-
-/** The path a planFiles removal step deletes; undefined for any other step. */
-export function removedPath(step: Step): string | undefined {
-  if (typeof step !== "string" || !step.startsWith("rm -f ")) return undefined;
-  const path = unquoteWord(step.slice("rm -f ".length));
-  return path !== undefined && command("rm", "-f", path) === step ? path : undefined;
 }
 
 /** Removes our folders that are left empty (children first); non-empty ones are kept silently. */

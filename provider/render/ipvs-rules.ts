@@ -1,16 +1,16 @@
 import { IpvsDestination, IpvsService } from "../model/ipvs";
 import { IpvsTimeouts } from "../facts/ipvs-timeouts";
-import { destinationArgs, destinationOptions, serviceArgs, serviceOptions } from "../model/ipvsadm";
+import { destinationCommand, restoreLine, serviceCommand } from "../model/ipvsadm";
 
 // `ipvsadm -R` splits lines on blanks itself (no shell), so arguments are unquoted; it knows no comments, so the
 // fragments carry no header.
 
 export function renderServiceRules(service: IpvsService): string {
-  return `-A ${[...serviceArgs(service.id), ...serviceOptions(service)].join(" ")}\n`;
+  return `${restoreLine(serviceCommand("-A", service))}\n`;
 }
 
 export function renderDestinationRules(dest: IpvsDestination): string {
-  return `-a ${[...destinationArgs(dest), ...destinationOptions(dest)].join(" ")}\n`;
+  return `${restoreLine(destinationCommand("-a", dest))}\n`;
 }
 
 /** The IPVS_TIMEOUTS_FILE: the three `ipvsadm --set` arguments. */

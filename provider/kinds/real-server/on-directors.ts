@@ -287,7 +287,7 @@ export const convergeOnDirector = hostBatcher<{ inputs: RealServerInputs; actor:
  * A checked real server whose file stays as it is: keepalived's entry repaired when it was edited by hand (a new or
  * changed file is keepalived's to apply on reload).
  */
-function repairSteps(entry: DirectorEntry, live: Awaited<ReturnType<typeof readDirector>>): string[] {
+function repairSteps(entry: DirectorEntry, live: Awaited<ReturnType<typeof readDirector>>): Step[] {
   const block = entry.checked?.files[0];
   if (!block || live.file(block.path) !== block.content) return [];
   return planCheckedRepair(entry.dest, live.facts.checker?.[entry.key], live.facts.table);

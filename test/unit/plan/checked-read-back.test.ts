@@ -1,3 +1,4 @@
+import { stepRun } from "../../../provider/plan/step";
 import { IpvsService, IpvsTable } from "../../../provider/model/ipvs";
 import { planTakenOverRepairs, unappliedEntries } from "../../../provider/plan/checked-read-back";
 import { checkedDestination, checkedDestinationKey, checkedServiceId, checkedServiceKey } from "./checked-fixtures";
@@ -54,17 +55,19 @@ describe("reading keepalived's table back after a reload", () => {
 
 describe("entries a starting checker took over as they were", () => {
   it("edited to what it loaded: the service's options, a healthy real server's weight", () => {
-    expect(planTakenOverRepairs(expected, table(5, "wlc"), loaded(true), serving)).toEqual([
+    expect(planTakenOverRepairs(expected, table(5, "wlc"), loaded(true), serving).map(stepRun)).toEqual([
       `ipvsadm -E -t ${serviceKey.slice(4)} -s rr`,
       `ipvsadm -e -t ${serviceKey.slice(4)} -r ${key.split("/")[1]} -g -w 3 -x 0 -y 0`,
     ]);
   });
 
   it("left alone: as configured, down by its check, not loaded yet, a service not in the table (keepalived adds it)", () => {
-    expect(planTakenOverRepairs(expected, table(3), loaded(true), serving)).toEqual([]);
-    expect(planTakenOverRepairs(expected, table(5), loaded(false), serving)).toEqual([]);
-    expect(planTakenOverRepairs(expected, table(5), loaded(true, 1, 1), serving)).toEqual([]);
-    expect(planTakenOverRepairs([{ service }], { services: {}, destinations: {} }, {}, serving)).toEqual([]);
-    expect(planTakenOverRepairs(expected, table(5, "wlc"), loaded(true), () => false)).toEqual([]);
+    expect(planTakenOverRepairs(expected, table(3), loaded(true), serving).map(stepRun)).toEqual([]);
+    expect(planTakenOverRepairs(expected, table(5), loaded(false), serving).map(stepRun)).toEqual([]);
+    expect(planTakenOverRepairs(expected, table(5), loaded(true, 1, 1), serving).map(stepRun)).toEqual([]);
+    expect(planTakenOverRepairs([{ service }], { services: {}, destinations: {} }, {}, serving).map(stepRun)).toEqual(
+      [],
+    );
+    expect(planTakenOverRepairs(expected, table(5, "wlc"), loaded(true), () => false).map(stepRun)).toEqual([]);
   });
 });

@@ -1,3 +1,4 @@
+import { stepRun } from "../../../provider/plan/step";
 import { IpvsTable } from "../../../provider/model/ipvs";
 import { judgedEntry, planCheckedRepair } from "../../../provider/plan/checked-real-server";
 import { checkedDestination, checkedDestinationKey } from "./checked-fixtures";
@@ -51,17 +52,21 @@ describe("a checked real server judged by refresh", () => {
 
 describe("repairing keepalived's entry", () => {
   it("a healthy real server deleted or edited by hand is put back at keepalived's weight", () => {
-    expect(planCheckedRepair(desired, { alive: true, weight: 3, configuredWeight: 3 }, table())).toEqual([
+    expect(planCheckedRepair(desired, { alive: true, weight: 3, configuredWeight: 3 }, table()).map(stepRun)).toEqual([
       "ipvsadm -a -t 198.51.100.49:80 -r 198.51.100.21:80 -g -w 3 -x 0 -y 0",
     ]);
-    expect(planCheckedRepair(desired, { alive: true, weight: 5, configuredWeight: 3 }, table(9))[0]).toMatch(
-      /^ipvsadm -e .* -w 5 /,
+    expect(
+      planCheckedRepair(desired, { alive: true, weight: 5, configuredWeight: 3 }, table(9)).map(stepRun)[0],
+    ).toMatch(/^ipvsadm -e .* -w 5 /);
+    expect(planCheckedRepair(desired, { alive: true, weight: 3, configuredWeight: 3 }, table(3)).map(stepRun)).toEqual(
+      [],
     );
-    expect(planCheckedRepair(desired, { alive: true, weight: 3, configuredWeight: 3 }, table(3))).toEqual([]);
   });
 
   it("one that is down, or unknown to keepalived, is left to keepalived", () => {
-    expect(planCheckedRepair(desired, { alive: false, weight: 3, configuredWeight: 3 }, table())).toEqual([]);
-    expect(planCheckedRepair(desired, undefined, table())).toEqual([]);
+    expect(planCheckedRepair(desired, { alive: false, weight: 3, configuredWeight: 3 }, table()).map(stepRun)).toEqual(
+      [],
+    );
+    expect(planCheckedRepair(desired, undefined, table()).map(stepRun)).toEqual([]);
   });
 });

@@ -25,7 +25,7 @@ describe("planFiles", () => {
         audit: "write /etc/b (mode 0644, 4 bytes, sha256:7aa7a5359173d05b)",
         file: { path: "/etc/b", content: "new\n", mode: "0644" },
       },
-      "rm -f /etc/c",
+      { remove: "/etc/c" },
     ]);
   });
 

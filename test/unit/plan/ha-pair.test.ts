@@ -70,7 +70,7 @@ describe("keepalived plan", () => {
   });
 
   it("removal stops, disables only what it enabled, removes its files; leaves foreign config alone", () => {
-    expect(planKeepalivedRemoval("pair-a", running)).toEqual([
+    expect(planKeepalivedRemoval("pair-a", running).map(stepRun)).toEqual([
       "systemctl stop keepalived.service",
       "systemctl disable --quiet keepalived.service",
       "rm -f /etc/keepalived/keepalived.conf",
@@ -79,10 +79,10 @@ describe("keepalived plan", () => {
       "rmdir /etc/systemd/system/keepalived.service.d 2>/dev/null || true",
       "systemctl daemon-reload",
     ]);
-    expect(planKeepalivedRemoval("pair-a", { ...running, enabledByUs: false })).not.toContain(
+    expect(planKeepalivedRemoval("pair-a", { ...running, enabledByUs: false }).map(stepRun)).not.toContain(
       "systemctl disable --quiet keepalived.service",
     );
-    expect(planKeepalivedRemoval("pair-a", { ...running, conf: "vrrp_instance VI_1 {}\n" })).toEqual([]);
+    expect(planKeepalivedRemoval("pair-a", { ...running, conf: "vrrp_instance VI_1 {}\n" }).map(stepRun)).toEqual([]);
   });
 
   it("a checked-only keepalived.conf of an older lvs-pulumi: the pair takes it over; removal never touches the checker", () => {
@@ -199,7 +199,7 @@ describe("keepalived scripts and keepalived -t", () => {
   });
 
   it("removal takes the scripts and their folder too", () => {
-    expect(planKeepalivedRemoval("pair-a", live)).toEqual([
+    expect(planKeepalivedRemoval("pair-a", live).map(stepRun)).toEqual([
       "systemctl stop keepalived.service",
       "systemctl disable --quiet keepalived.service",
       "rm -f /etc/keepalived/lvs-pulumi/notify-master.sh",

@@ -1,3 +1,4 @@
+import { stepRun } from "../../../provider/plan/step";
 import { ipvsTable } from "../../../provider/facts/ipvs-table";
 import { IpvsDestination } from "../../../provider/model/ipvs";
 import { parseIpvsSave } from "../../../provider/facts/ipvs-save";
@@ -9,7 +10,7 @@ const web = { protocol: "tcp", address: "203.0.113.108", port: 80 } as const;
 
 describe("planDestination", () => {
   it("is converged for every real server in the captured table", () => {
-    for (const dest of Object.values(live.destinations)) expect(planDestination(dest, live)).toEqual([]);
+    for (const dest of Object.values(live.destinations)) expect(planDestination(dest, live).map(stepRun)).toEqual([]);
   });
 
   it("adds a missing real server with all its options", () => {
@@ -22,24 +23,24 @@ describe("planDestination", () => {
       upperThreshold: 0,
       lowerThreshold: 0,
     };
-    expect(planDestination(dest, live)).toEqual([
+    expect(planDestination(dest, live).map(stepRun)).toEqual([
       "ipvsadm -a -t 203.0.113.108:80 -r 198.51.100.140:8080 -m -w 5 -x 0 -y 0",
     ]);
   });
 
   it("edits weight and thresholds in place", () => {
     const current = live.destinations["tcp:203.0.113.108:80/198.51.100.131:80"];
-    expect(planDestination({ ...current, weight: 0 }, live)).toEqual([
+    expect(planDestination({ ...current, weight: 0 }, live).map(stepRun)).toEqual([
       "ipvsadm -e -t 203.0.113.108:80 -r 198.51.100.131:80 -m -w 0 -x 100 -y 10",
     ]);
-    expect(planDestination({ ...current, upperThreshold: 0, lowerThreshold: 0 }, live)).toEqual([
+    expect(planDestination({ ...current, upperThreshold: 0, lowerThreshold: 0 }, live).map(stepRun)).toEqual([
       "ipvsadm -e -t 203.0.113.108:80 -r 198.51.100.131:80 -m -w 3 -x 0 -y 0",
     ]);
   });
 
   it("edits the forwarding method", () => {
     const current = live.destinations["tcp:203.0.113.109:80/198.51.100.131:80"];
-    expect(planDestination({ ...current, forwarding: "tun", tunnel: { type: "ipip" } }, live)).toEqual([
+    expect(planDestination({ ...current, forwarding: "tun", tunnel: { type: "ipip" } }, live).map(stepRun)).toEqual([
       "ipvsadm -e -t 203.0.113.109:80 -r 198.51.100.131:80 -i -w 2 -x 0 -y 0",
     ]);
   });
@@ -54,24 +55,24 @@ describe("planDestination", () => {
       upperThreshold: 0,
       lowerThreshold: 0,
     };
-    expect(planDestination(v6, live)).toEqual([
+    expect(planDestination(v6, live).map(stepRun)).toEqual([
       "ipvsadm -a -t '[2001:db8:100::100]:80' -r '[2001:db8:100::13]:80' -g -w 1 -x 0 -y 0",
     ]);
     const fwm: IpvsDestination = { ...v6, service: { fwmark: 5, family: "inet" }, address: "198.51.100.133", port: 0 };
-    expect(planDestination(fwm, live)).toEqual(["ipvsadm -a -f 5 -r 198.51.100.133:0 -g -w 1 -x 0 -y 0"]);
+    expect(planDestination(fwm, live).map(stepRun)).toEqual(["ipvsadm -a -f 5 -r 198.51.100.133:0 -g -w 1 -x 0 -y 0"]);
   });
 });
 
 describe("planDestinationRemoval", () => {
   it("deletes a present real server", () => {
-    expect(planDestinationRemoval(web, "198.51.100.132", 8080, live)).toEqual([
+    expect(planDestinationRemoval(web, "198.51.100.132", 8080, live).map(stepRun)).toEqual([
       "ipvsadm -d -t 203.0.113.108:80 -r 198.51.100.132:8080",
     ]);
   });
 
   it("does nothing when it or its service is gone", () => {
-    expect(planDestinationRemoval(web, "198.51.100.199", 80, live)).toEqual([]);
-    expect(planDestinationRemoval({ ...web, port: 81 }, "198.51.100.131", 80, live)).toEqual([]);
+    expect(planDestinationRemoval(web, "198.51.100.199", 80, live).map(stepRun)).toEqual([]);
+    expect(planDestinationRemoval({ ...web, port: 81 }, "198.51.100.131", 80, live).map(stepRun)).toEqual([]);
   });
 });
 
@@ -82,13 +83,13 @@ describe("planQuiesce", () => {
   const service = { protocol: "tcp" as const, address: "198.51.100.40", port: 80 };
 
   it("sets weight 0 and keeps every other option", () => {
-    expect(planQuiesce(service, "198.51.100.21", 80, table)).toEqual([
+    expect(planQuiesce(service, "198.51.100.21", 80, table).map(stepRun)).toEqual([
       "ipvsadm -e -t 198.51.100.40:80 -r 198.51.100.21:80 -g -w 0 -x 0 -y 0",
     ]);
   });
 
   it("does nothing for a real server already at weight 0 or gone", () => {
-    expect(planQuiesce(service, "198.51.100.22", 80, table)).toEqual([]);
-    expect(planQuiesce(service, "198.51.100.23", 80, table)).toEqual([]);
+    expect(planQuiesce(service, "198.51.100.22", 80, table).map(stepRun)).toEqual([]);
+    expect(planQuiesce(service, "198.51.100.23", 80, table).map(stepRun)).toEqual([]);
   });
 });
