@@ -1,7 +1,4 @@
 import { execFileSync } from "child_process";
-import * as fs from "fs";
-import * as os from "os";
-import * as path from "path";
 import { batchCommand, FactReadError, parseBatch } from "../../../provider/facts/batch";
 import { fileFact } from "../../../provider/facts/files";
 
@@ -18,27 +15,6 @@ describe("fact batches", () => {
     };
     const values = parseBatch(facts, sh(batchCommand(facts)));
     expect(values).toEqual({ twoLines: "a\nb\n", none: "", missing: null, words: ["one", "two"] });
-  });
-
-  test("files read by the shell itself come back byte for byte", () => {
-    const dir = fs.mkdtempSync(path.join(os.tmpdir(), "file-facts-"));
-    const contents = [
-      "two\nlines\n",
-      "no final newline",
-      "",
-      "\n\n",
-      "  spaces kept  \n\tand tabs\\n, backslashes \\ and $HOME `x` 'q' \"dq\"\n",
-      "x".repeat(5000),
-    ];
-    const facts = Object.fromEntries(
-      contents.map((content, i) => {
-        fs.writeFileSync(path.join(dir, `f${i}`), content);
-        return [`f${i}`, fileFact(path.join(dir, `f${i}`))];
-      }),
-    );
-    const values = parseBatch(facts, sh(batchCommand(facts)));
-    expect(contents.map((_, i) => values[`f${i}`])).toEqual(contents);
-    fs.rmSync(dir, { recursive: true });
   });
 
   test("a failing read names the fact and its command", () => {
