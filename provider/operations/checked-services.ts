@@ -8,15 +8,19 @@ import { ipvsTableFact } from "../facts/ipvs-table";
 import { IpvsTable } from "../model/ipvs";
 import { programPresentFact, unitActiveFact } from "../facts/services";
 import {
+  anyCheckedServiceEnabled,
+  CheckedChange,
   CheckedKeepalivedFacts,
-  checkedServicesCheck,
+  emptiedServiceDirs,
   enableFiles,
+  enabledBy,
+  planCheckedChangesCheck,
   planCheckedKeepalived,
-  planCheckedKeepalivedRemoval,
+  planCheckedShutdown,
 } from "../plan/checked-services";
 import { KeepalivedEntry, planTakenOverRepairs, unappliedEntries } from "../plan/checked-read-back";
 import { planFiles, pruneBatchDirs } from "../plan/files";
-import { OwnedFile, Step } from "../plan/step";
+import { Step } from "../plan/step";
 import { CheckerFacts } from "../plan/checker";
 import { installPackage } from "../plan/packages";
 import {
@@ -30,7 +34,7 @@ import {
   KEEPALIVED_UNIT_NAME,
   unitPath,
 } from "../model/host-paths";
-import { ItemOutcome } from "./host-batch";
+import { ItemOutcome } from "../plan/host-batch";
 import { HostSession } from "./session";
 
 /** The checker instance's unit and config. */
@@ -94,25 +98,6 @@ function keepalivedFacts(values: CheckedFactValues): CheckedKeepalivedFacts {
   };
 }
 
-/** One checked item's keepalived files, the misc programs its checks run and the entries keepalived makes of them. */
-export interface CheckedChange {
-  serviceKey: string;
-  files: OwnedFile[];
-  programs: string[];
-  /** Read back after keepalived loaded the files (none for files removed). */
-  expected: KeepalivedEntry[];
-}
-
-/** The programs (argv[0]) that checks and notifications run, for the test that they exist on the director. */
-export function programsOf(...commands: (string[] | undefined)[]): string[] {
-  return commands.flatMap((argv) => (argv ? [argv[0]] : []));
-}
-
-/** A checked item's files at `paths`, all removed: it is deleted, or its service is handed back to us. */
-export function checkedRemoval(serviceKey: string, paths: string[]): CheckedChange {
-  return { serviceKey, files: paths.map((path) => ({ path, content: null })), programs: [], expected: [] };
-}
-
 /**
  * Checks the batch's checked items whose files change, before any is written: keepalived.conf must be ours to use, and
  * the staged result must pass `keepalived -t` and name only programs that exist. Returns the reason they are refused
@@ -125,16 +110,12 @@ export async function refuseCheckedChanges(
   entries: { checked?: CheckedChange }[],
   file: (path: string) => string | null,
 ): Promise<Error | undefined> {
-  const changes = entries.flatMap((e) =>
-    e.checked && checkedFileSteps(e.checked, file).length > 0 ? [e.checked] : [],
-  );
-  if (changes.length === 0) return undefined;
+  const check = planCheckedChangesCheck(entries, file, keys, listingOf(keys, values));
+  if (check === undefined) return undefined;
   const facts = values as CheckedFactValues;
   try {
     if (!facts.keepalivedInstalled) await session.apply([installPackage("keepalived")]);
-    const files = changes.flatMap((c) => c.files);
-    const programs = changes.flatMap((c) => c.programs);
-    await session.apply([checkedServicesCheck(files, keys, listingOf(keys, values), programs)]);
+    await session.apply([check]);
     return undefined;
   } catch (error) {
     return new Error(
@@ -145,11 +126,6 @@ export async function refuseCheckedChanges(
 
 function listingOf(keys: string[], values: Record<string, unknown>): (key: string) => string[] {
   return (key) => (values[`checked_${keys.indexOf(key)}`] as string[] | undefined) ?? [];
-}
-
-/** The steps that write one item's files. */
-export function checkedFileSteps(change: CheckedChange, file: (path: string) => string | null) {
-  return planFiles(change.files, Object.fromEntries(change.files.map((f) => [f.path, file(f.path)])));
 }
 
 /** The IPVS entries a batch removes: their keys while they are still in a table, and the steps that delete them. */
@@ -187,18 +163,16 @@ export async function activateChecked(
     enables.map((e) => e.path),
   );
   const enableSteps = planFiles(enables, Object.fromEntries(enables.map((e) => [e.path, file(e.path)])));
-  const emptied = keys
-    .map((key) => checkedServicePaths(key).dir)
-    .filter((dir) => files.some((f) => f.path.startsWith(`${dir}/`) && f.content === null));
+  const emptied = emptiedServiceDirs(keys, files);
   await session.apply([...enableSteps, ...(emptied.length > 0 ? [pruneBatchDirs(emptied)] : [])]);
   const { left, table } = await session.read({
     left: directoryListingFact(KEEPALIVED_CHECKED_DIR),
     table: ipvsTableFact(),
   });
-  if (left.some((name) => name.endsWith(".conf"))) {
+  if (anyCheckedServiceEnabled(left)) {
     const changed = files.length > 0 || enableSteps.length > 0;
     await session.apply(planCheckedKeepalived(facts, changed, restart));
-    const serving = (key: string) => enables.some((e) => e.path === checkedServicePaths(key).enable && e.content);
+    const serving = enabledBy(enables);
     const expected = written.flatMap((c) => c.expected);
     const timeoutMs = 10_000;
     // A start takes existing entries over as they are: what still differs after a while is edited (see
@@ -221,11 +195,7 @@ export async function activateChecked(
   }
   // No checked service enabled: the checker is stopped (it keeps the entries) and the removed ones are deleted here.
   // Files of a service handed back may stay until its real servers' updates: the checker is not needed meanwhile.
-  await session.apply([
-    ...planCheckedKeepalivedRemoval(facts),
-    ...removed.steps(table),
-    ...(left.length === 0 ? [pruneBatchDirs([KEEPALIVED_CHECKED_DIR])] : []),
-  ]);
+  await session.apply(planCheckedShutdown(facts, removed.steps(table), left));
 }
 
 /**

@@ -3,19 +3,9 @@
 // the work per resource grew with the table. While a batch waits for the lock, later arrivals join it; once it holds
 // the lock, arrivals start the next one. Each item still succeeds or fails on its own.
 import { ConnectionSpec, sessionKey } from "../remote";
-import { mergeGroups } from "../plan/batch-script";
+import { batchOutcomes, batchSteps, ItemOutcome, PlannedBatch } from "../plan/host-batch";
 import { Step } from "../plan/step";
 import { HostSession, withHost } from "./session";
-
-/**
- * What a batch says of one of its items: done, failed with its own error, or to run again in the next batch
- * (`unmerged`: that batch runs each item's steps on their own, after a step merged for several items failed).
- */
-export type ItemOutcome = { done: true } | { error: Error } | { again: true; unmerged?: boolean };
-
-export const DONE: ItemOutcome = { done: true };
-export const AGAIN: ItemOutcome = { again: true };
-const AGAIN_UNMERGED: ItemOutcome = { again: true, unmerged: true };
 
 /**
  * Runs a batch on a host holding its lock; returns one outcome per item, in order. `merge`: the items' steps may be
@@ -74,53 +64,9 @@ export function hostBatcher<T>(run: BatchRunner<T>): (host: ConnectionSpec, item
   return (host, item) => new Promise<void>((resolve, reject) => enqueue(host, { item, resolve, reject }));
 }
 
-/** A batch's items planned: one group of steps per item that runs now, and the outcome of those that do not. */
-export interface PlannedBatch {
-  groups: Step[][];
-  /** Item i's group; undefined for an item that does not run now (its outcome is in `settled`). */
-  groupOf: (number | undefined)[];
-  settled: (ItemOutcome | undefined)[];
-}
-
-/**
- * Which items run in this batch: the first of each key. Another item of the same key (a replace creating before it
- * deletes, a create and a delete of one claim) waits for the next batch, so no two plans are made from one reading
- * of one entry, and their order holds.
- */
-export function firstOfEachKey(keys: string[]): boolean[] {
-  const seen = new Set<string>();
-  return keys.map((key) => {
-    const first = !seen.has(key);
-    seen.add(key);
-    return first;
-  });
-}
-
-/** Plans each item that runs in this batch (firstOfEachKey). An item whose `plan` throws (refused) fails alone. */
-export function planBatch<E extends { key: string }>(entries: E[], plan: (entry: E) => Step[]): PlannedBatch {
-  const planned: PlannedBatch = { groups: [], groupOf: [], settled: [] };
-  const first = firstOfEachKey(entries.map((entry) => entry.key));
-  entries.forEach((entry, i) => {
-    let outcome: ItemOutcome | undefined = first[i] ? undefined : AGAIN;
-    let group: number | undefined;
-    if (first[i]) {
-      try {
-        group = planned.groups.push(plan(entry)) - 1;
-      } catch (error) {
-        outcome = { error: error as Error };
-      }
-    }
-    planned.groupOf.push(group);
-    planned.settled.push(outcome);
-  });
-  return planned;
-}
-
 /**
  * Runs the planned groups as one script after `shared` steps every item needs (with `merge`, merged: batch-script.ts),
- * stopping at the first failure: the items whose steps all ran are done, an item whose own step failed gets its
- * error (all do when a shared step failed), the items that shared the failed step run again unmerged (which tells
- * whose it is), the rest run again.
+ * stopping at the first failure; each item's outcome as batchOutcomes tells it.
  */
 export async function applyBatch(
   session: HostSession,
@@ -128,19 +74,7 @@ export async function applyBatch(
   merge: boolean,
   shared: Step[] = [],
 ): Promise<ItemOutcome[]> {
-  const merged = merge
-    ? mergeGroups(planned.groups)
-    : planned.groups.flatMap((steps, group) => steps.map((step) => ({ step, groups: [group] })));
+  const merged = batchSteps(planned, merge);
   const failure = await session.runScript([...shared, ...merged.map((m) => m.step)]);
-  const at = failure?.step === undefined ? -1 : failure.step - 1 - shared.length;
-  return planned.groupOf.map((group, i) => {
-    const settled = planned.settled[i];
-    if (settled) return settled;
-    if (failure === undefined || group === undefined) return DONE;
-    if (at < 0) return { error: failure.error };
-    const { groups } = merged[at];
-    if (groups.includes(group)) return groups.length === 1 ? { error: failure.error } : AGAIN_UNMERGED;
-    const ranAll = merged.every((m, step) => step < at || !m.groups.includes(group));
-    return ranAll ? DONE : AGAIN;
-  });
+  return batchOutcomes(planned, merged, shared.length, failure);
 }

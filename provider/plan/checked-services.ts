@@ -6,10 +6,12 @@ import {
 } from "../render/checked-services";
 import { checkedServicePaths, KEEPALIVED_CHECKED_DIR, KEEPALIVED_CHECKED_STAGE } from "../model/host-paths";
 import { CheckerFacts, planChecker, planCheckerRemoval } from "./checker";
-import { planFiles } from "./files";
+import { KeepalivedEntry } from "./checked-read-back";
+import { planFiles, pruneBatchDirs } from "./files";
 import { OwnedFile, Step, stepRun } from "./step";
 import { KeepalivedUnitFacts, planKeepalivedUnitRemoval } from "./keepalived-unit";
 import { command, quote } from "../model/shell";
+import { markedPair } from "../render/keepalived-conf";
 
 /** A director's keepalived units: the checker instance, and the distribution's unit (its keepalived.conf). */
 export interface CheckedKeepalivedFacts {
@@ -111,4 +113,90 @@ export function planCheckedKeepalivedRemoval(live: CheckedKeepalivedFacts): Step
 
 function planLegacyRemoval(live: KeepalivedUnitFacts): Step[] {
   return isLegacyCheckedOnlyConf(live.conf) ? planKeepalivedUnitRemoval(live) : [];
+}
+
+/** One checked item's keepalived files, the misc programs its checks run and the entries keepalived makes of them. */
+export interface CheckedChange {
+  serviceKey: string;
+  files: OwnedFile[];
+  programs: string[];
+  /** Read back after keepalived loaded the files (none for files removed). */
+  expected: KeepalivedEntry[];
+}
+
+/** The programs (argv[0]) that checks and notifications run, for the test that they exist on the director. */
+export function programsOf(...commands: (string[] | undefined)[]): string[] {
+  return commands.flatMap((argv) => (argv ? [argv[0]] : []));
+}
+
+/** A checked item's files at `paths`, all removed: it is deleted, or its service is handed back to us. */
+export function checkedRemoval(serviceKey: string, paths: string[]): CheckedChange {
+  return { serviceKey, files: paths.map((path) => ({ path, content: null })), programs: [], expected: [] };
+}
+
+/** The steps that write one item's files. */
+export function checkedFileSteps(change: CheckedChange, file: (path: string) => string | null): Step[] {
+  return planFiles(change.files, Object.fromEntries(change.files.map((f) => [f.path, file(f.path)])));
+}
+
+/**
+ * The check of a batch's checked items whose files change (checkedServicesCheck of their files and programs), before
+ * any is written; undefined when no item's files change.
+ */
+export function planCheckedChangesCheck(
+  entries: { checked?: CheckedChange }[],
+  file: (path: string) => string | null,
+  services: string[],
+  listing: (key: string) => string[],
+): Step | undefined {
+  const changes = entries.flatMap((e) =>
+    e.checked && checkedFileSteps(e.checked, file).length > 0 ? [e.checked] : [],
+  );
+  if (changes.length === 0) return undefined;
+  const files = changes.flatMap((c) => c.files);
+  const programs = changes.flatMap((c) => c.programs);
+  return checkedServicesCheck(files, services, listing, programs);
+}
+
+/** The folders of `services` that `files` remove files from: pruned once the removals landed (when left empty). */
+export function emptiedServiceDirs(services: string[], files: OwnedFile[]): string[] {
+  return services
+    .map((key) => checkedServicePaths(key).dir)
+    .filter((dir) => files.some((f) => f.path.startsWith(`${dir}/`) && f.content === null));
+}
+
+/** Whether a service is included by `enables` (enableFiles): keepalived serves it once they land. */
+export function enabledBy(enables: OwnedFile[]): (serviceKey: string) => boolean {
+  return (key) => enables.some((e) => e.path === checkedServicePaths(key).enable && Boolean(e.content));
+}
+
+/** Whether the names in KEEPALIVED_CHECKED_DIR include a service (its enable file): the checker has work. */
+export function anyCheckedServiceEnabled(names: string[]): boolean {
+  return names.some((name) => name.endsWith(".conf"));
+}
+
+/**
+ * No checked service enabled any more (`names` left in KEEPALIVED_CHECKED_DIR): the checker stopped (it keeps the
+ * entries), then `removals` (the entries that go, deleted here), then the folder once nothing is left in it.
+ */
+export function planCheckedShutdown(live: CheckedKeepalivedFacts, removals: Step[], names: string[]): Step[] {
+  return [
+    ...planCheckedKeepalivedRemoval(live),
+    ...removals,
+    ...(names.length === 0 ? [pruneBatchDirs([KEEPALIVED_CHECKED_DIR])] : []),
+  ];
+}
+
+/**
+ * A pair member whose keepalived.conf an older lvs-pulumi wrote runs its checked services in the pair's keepalived:
+ * the service cannot be handed back there (a reload would delete it, a restart move the VIPs) until the HAPair is
+ * updated, which moves them to the checker instance. Throws then, naming `host` and the service `key`.
+ */
+export function refuseHandBackOnLegacyPair(host: string, key: string, conf: string | null): void {
+  const pair = conf === null ? undefined : markedPair(conf);
+  if (pair === undefined || !keepalivedRunsChecked(conf)) return;
+  throw new Error(
+    `host ${host}: virtual service ${key}: healthCheck cannot be removed yet: HA pair ${pair}'s keepalived ` +
+      "still runs the checked services (configured by an older lvs-pulumi); update the HAPair first; nothing was changed",
+  );
 }

@@ -1,4 +1,5 @@
 import { createHash } from "crypto";
+import { CheckedRealServer } from "../facts/checker-state";
 import { IpvsTable } from "../model/ipvs";
 import {
   ConfMode,
@@ -9,9 +10,9 @@ import {
   renderKeepalivedScripts,
 } from "../render/keepalived-conf";
 import { KEEPALIVED_CHECK_DIR, KEEPALIVED_CONF, KEEPALIVED_SCRIPT_DIR } from "../model/host-paths";
-import { isLegacyCheckedOnlyConf } from "./checked-services";
+import { anyCheckedServiceEnabled, isLegacyCheckedOnlyConf, keepalivedRunsChecked } from "./checked-services";
 import { HaPairInputs } from "../schemas/ha-pair";
-import { hostPort } from "../model/ip";
+import { canonicalIp, hostPort } from "../model/ip";
 import { planKeepalivedUnit, planKeepalivedUnitRemoval } from "./keepalived-unit";
 import { planFiles } from "./files";
 import { OwnedFile, Step, stepRun } from "./step";
@@ -199,4 +200,138 @@ export function planKeepalivedRemoval(pairId: string, live: KeepalivedFacts): St
   if (live.conf === null || markedPair(live.conf) !== pairId) return [];
   const scripts = Object.fromEntries(live.scriptNames.map((name) => [`${KEEPALIVED_SCRIPT_DIR}/${name}`, ""]));
   return planKeepalivedUnitRemoval(live, scripts, live.scriptNames.length === 0 ? [] : [KEEPALIVED_SCRIPT_DIR]);
+}
+
+/** The members' roles, in the order a first apply configures them (the primary starts as master). */
+export const ROLES: PairRole[] = ["primary", "backup"];
+
+/** What the pair resource records of its members. */
+export interface HaPairState {
+  /** The SSH host of the director holding the VIPs ("" when not exactly one does: both down, or split brain). */
+  master: string;
+  /** Per member: the fingerprint of the config keepalived runs with (see keepalivedFingerprint). */
+  keepalived: Record<PairRole, string>;
+}
+
+/** One member as a refresh reads it: its keepalived.conf, whether keepalived runs, whether it holds the first VIP. */
+export interface MemberReading {
+  conf: string | null;
+  active: boolean;
+  holds: boolean;
+}
+
+/**
+ * The pair's state from its members' readings (by ROLES; undefined: unreachable); undefined when neither has this
+ * pair's config. An unreachable member keeps its `recorded` fingerprint, and the master is the member that answers
+ * when it holds the VIPs: a refresh during the outage tells who serves.
+ */
+export function pairStateOf(
+  inputs: HaPairInputs,
+  members: (MemberReading | undefined)[],
+  recorded?: HaPairState,
+): HaPairState | undefined {
+  const id = haPairId(inputs);
+  if (!members.some((m) => m !== undefined && m.conf !== null && markedPair(m.conf) === id)) return undefined;
+  const holders = ROLES.filter((_, i) => members[i]?.holds).map((role) => inputs[role].connection.host);
+  const fingerprint = (i: number) => {
+    const member = members[i];
+    return member ? keepalivedFingerprint(member.conf, member.active) : (recorded?.keepalived?.[ROLES[i]] ?? "");
+  };
+  return {
+    master: holders.length === 1 ? holders[0] : "",
+    keepalived: { primary: fingerprint(0), backup: fingerprint(1) },
+  };
+}
+
+/** Whether `addresses` (as `ip -j addr` lists them) hold `vip`, however either writes it. */
+export function holdsVip(addresses: { cidr: string }[], vip: string): boolean {
+  return addresses.some((a) => canonicalIp(a.cidr.split("/")[0]) === canonicalIp(vip));
+}
+
+/**
+ * Whether a member's keepalived runs checked services, as an older lvs-pulumi configured it: its keepalived.conf
+ * includes them (`checkedNames`: the names in KEEPALIVED_CHECKED_DIR) and one is enabled.
+ */
+export function runsCheckedServices(conf: string | null, checkedNames: string[]): boolean {
+  return keepalivedRunsChecked(conf) && anyCheckedServiceEnabled(checkedNames);
+}
+
+/** The services (keys) of the real servers keepalived's checkers hold (checker state by destination key). */
+export function checkedServiceKeys(checker: Record<string, CheckedRealServer>): string[] {
+  return [...new Set(Object.keys(checker).map((key) => key.slice(0, key.indexOf("/"))))];
+}
+
+/** In which order an apply configures the members, given who holds the VIPs now (`holders`: SSH hosts). */
+export interface PairOrder {
+  /** The member holding the VIPs alone; undefined when none or both do. */
+  holder: PairRole | undefined;
+  other: PairRole | undefined;
+  /** The holder runs its hold configuration (the other was known down): the other goes first and gets them back. */
+  releasing: boolean;
+  order: PairRole[];
+  /** The holder's VRRP instance changes: it goes through the take-over configuration first. */
+  takeOver: boolean;
+}
+
+/**
+ * The member holding the VIPs is configured first (a reload keeps them where they are), unless it holds them for a
+ * member that was down (`held`: it runs the hold configuration), which is then configured first. Nobody holding
+ * them: the primary first.
+ */
+export function pairOrder(
+  inputs: HaPairInputs,
+  previous: HaPairInputs | undefined,
+  held: Partial<Record<PairRole, boolean>>,
+  holders: string[],
+): PairOrder {
+  const holder = holders.length === 1 ? ROLES.find((role) => inputs[role].connection.host === holders[0]) : undefined;
+  const releasing = holder !== undefined && held[holder] === true;
+  const other = holder === undefined ? undefined : ROLES.find((role) => role !== holder)!;
+  const order: PairRole[] = holder === undefined ? ROLES : releasing ? [other!, holder] : [holder, other!];
+  const takeOver =
+    holder !== undefined && previous !== undefined && !releasing
+      ? vrrpInstanceIdentity(previous, holder) !== vrrpInstanceIdentity(inputs, holder)
+      : false;
+  return { holder, other, releasing, order, takeOver };
+}
+
+/**
+ * The state recorded while `holder` keeps the VIPs for `other` (their tables differ): the holder still runs its hold
+ * configuration, the other the declared one.
+ */
+export function stillHeldState(inputs: HaPairInputs, holder: PairRole, other: PairRole): HaPairState {
+  const fingerprints = expectedKeepalived(inputs, other);
+  return {
+    master: inputs[holder].connection.host,
+    keepalived: { ...expectedKeepalived(inputs), [holder]: fingerprints[holder] },
+  };
+}
+
+/**
+ * How long VRRP gets to settle on one holder after a change. A backup that does not hear the master takes the VIPs
+ * only after its master-down interval (3 adverts and a skew): one holder counts once it has lasted that long
+ * (`masterDownMs`), or a pair whose members cannot hear each other passes. Past `deadlineMs` (from the start) only a
+ * holder still settling gets its master-down interval to finish. A returning primary with a preempt delay waits
+ * that long before it takes the VIPs back.
+ */
+export function vrrpSettleTimes(inputs: HaPairInputs): { masterDownMs: number; deadlineMs: number } {
+  const masterDownMs = (3 * inputs.advertIntervalSeconds + 1) * 1000;
+  const preemptDelayMs = (inputs.preemptDelaySeconds ?? 0) * 1000;
+  return { masterDownMs, deadlineMs: (4 * inputs.advertIntervalSeconds + 10) * 1000 + masterDownMs + preemptDelayMs };
+}
+
+/**
+ * Why VRRP did not settle on one holder (`expected` when given, either member otherwise): none means keepalived is not
+ * running; both means the members do not hear each other.
+ */
+export function unsettledReason(inputs: HaPairInputs, holders: string[], expected: string | undefined): string {
+  const id = haPairId(inputs);
+  const vip = inputs.vips[0].address;
+  return holders.length === 0
+    ? `HA pair ${id}: no director holds ${vip}; see \`journalctl -u keepalived\` on both`
+    : holders.length === 1
+      ? `HA pair ${id}: ${holders[0]} holds ${vip}, not ${expected} ` +
+        `(is keepalived running on ${expected}? see \`journalctl -u keepalived\`)`
+      : `HA pair ${id}: both directors hold ${vip}: VRRP adverts (protocol 112) do not reach the ` +
+        `peer on ${inputs.primary.interface}/${inputs.backup.interface} (filtered multicast, another virtual_router_id?)`;
 }

@@ -1,5 +1,10 @@
 import { MarkRule, markRuleSpec } from "../model/mark-rule";
 import { iptablesCommand, ruleFamily } from "../model/iptables";
+import { renderMarkRules } from "../render/mark-rules";
+import { ServiceIdentityFields } from "../schemas/service-identity";
+import { desiredMarkRules } from "./desired-entries";
+import { planFiles } from "./files";
+import { Step } from "./step";
 
 // A fwmark service carries traffic only once packets get its mark: one mangle PREROUTING rule per VIP and port (range).
 
@@ -18,4 +23,23 @@ export function planMarkRules(owner: string, desired: MarkRule[], live: MarkRule
   const missing = desired.filter((rule) => !live.some((l) => sameMarkRule(rule, l)));
   const stale = live.filter((rule) => rule.owner === owner && !desired.some((d) => sameMarkRule(rule, d)));
   return [...missing.map((rule) => withVerb(rule, "-A")), ...stale.map((rule) => withVerb(rule, "-D"))];
+}
+
+/**
+ * Service `owner`'s mark rules and their boot file at `path`, converged to its match (`identity`; none when
+ * `removing`): `live` is the service family's listing, `liveFile` the file's content.
+ */
+export function planServiceMarks(
+  owner: string,
+  identity: ServiceIdentityFields,
+  path: string,
+  removing: boolean,
+  live: MarkRule[],
+  liveFile: string | null,
+): Step[] {
+  const rules = removing ? [] : desiredMarkRules(identity);
+  return [
+    ...planFiles([{ path, content: rules.length > 0 ? renderMarkRules(rules) : null }], { [path]: liveFile }),
+    ...planMarkRules(owner, rules, live),
+  ];
 }

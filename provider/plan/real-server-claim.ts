@@ -1,5 +1,6 @@
+import { Route } from "../facts/routes";
 import { RealServerInputs } from "../schemas/real-server";
-import { canonicalIp, hostPrefixLength, routeDestination } from "../model/ip";
+import { canonicalIp, hostPrefixLength, ipFamily, routeDestination } from "../model/ip";
 import { serviceVips } from "./desired-entries";
 import { serviceFamily } from "../schemas/service-identity";
 import { HostClaim } from "../model/host-claim";
@@ -44,4 +45,31 @@ export function realServerClaim(id: string, inputs: RealServerInputs, egressDev:
     });
   }
   return claim;
+}
+
+/**
+ * The interface facing clients and director, where ARP requests for the VIP arrive: the one holding the RIP (`holder`,
+ * from `ip addr show to`), else the default route's (`routes`: the RIP family's table). None: refused on `host`.
+ */
+export function chooseEgressDevice(host: string, rip: string, holder: string | undefined, routes: Route[]): string {
+  const dev = holder ?? routes.find((r) => r.dst === "default")?.dev;
+  if (dev === undefined) throw new Error(`host ${host}: no interface holds the RIP ${rip} and no default route`);
+  return dev;
+}
+
+/**
+ * The director-side needs of a real server (claim `id`): NAT forwarding for replies; fullnat also tracks IPVS
+ * connections for its SNAT. Undefined for DR and TUN, which need nothing of the director beyond the entry.
+ */
+export function realServerDirectorClaim(id: string, inputs: RealServerInputs): HostClaim | undefined {
+  const claim: HostClaim = { id, vips: [], sysctls: {}, routes: [], modules: [], links: [] };
+  const { forwarding, address } = inputs;
+  if (forwarding === "nat" || forwarding === "fullnat") {
+    claim.sysctls[ipFamily(address) === "inet6" ? "net.ipv6.conf.all.forwarding" : "net.ipv4.ip_forward"] = "1";
+  }
+  if (forwarding === "fullnat") {
+    claim.sysctls["net.ipv4.vs.conntrack"] = "1";
+    claim.modules.push("nf_conntrack", "xt_ipvs");
+  }
+  return Object.keys(claim.sysctls).length + claim.modules.length > 0 ? claim : undefined;
 }

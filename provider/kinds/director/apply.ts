@@ -7,15 +7,16 @@ import { availableSchedulersFact } from "../../facts/schedulers";
 import { programPresentFact } from "../../facts/services";
 import { directorState, planDirector } from "../../plan/director";
 import { planFiles } from "../../plan/files";
-import { installPackage, PackageName } from "../../plan/packages";
-import { HostClaim } from "../../model/host-claim";
-import { Actor, claimIdsOf, releasedClaimIds } from "../../plan/owners";
+import { planDirectorPackages } from "../../plan/packages";
+import { directorClaim, directorRelease } from "../../plan/director-claim";
+import { Actor } from "../../plan/owners";
 import { hostClaimsFact } from "../../facts/host-claims";
 import { renderTimeouts } from "../../render/ipvs-rules";
 import { IPVS_TIMEOUTS_FILE } from "../../model/host-paths";
 import { DirectorInputs } from "../../schemas/director";
 import { applyHostClaims } from "../../operations/host-claims";
-import { installIpvsBoot, ipvsBootFacts, removeIpvsBootIfUnused } from "../../operations/ipvs-boot";
+import { installIpvsBoot } from "../../plan/ipvs-boot";
+import { ipvsBootFacts, removeIpvsBootIfUnused } from "../../operations/ipvs-boot";
 import { HostSession, withHost } from "../../operations/session";
 
 export interface DirectorFacts {
@@ -26,37 +27,21 @@ export interface DirectorFacts {
   table: DirectorTable;
 }
 
-const DIRECTOR_CLAIM = "director";
-
 /**
  * Prepares a director: ipvsadm, IPVS and scheduler modules, sysctls and timeouts, all persisted for boot. Each
- * Director resource on the host holds its own claim (plan/owners.ts): a renamed resource, created before its old
- * name is deleted, keeps the setup in place.
+ * Director resource on the host holds its own claim (plan/director-claim.ts).
  */
 export function applyDirector(inputs: DirectorInputs, actor: Actor): Promise<DirectorFacts> {
   return withHost(inputs.connection, async (session) => {
     let facts = await readDirectorFacts(session);
-    const missing = missingPrograms(facts);
-    const required = missing.filter((m) => m.required);
-    if (required.length > 0 && !inputs.installPackages) {
-      const names = required.map((m) => m.program).join(" and ");
-      throw new Error(`host ${session.name}: ${names} not installed; install or set installPackages: true`);
-    }
-    if (missing.length > 0 && inputs.installPackages) {
-      await session.apply(missing.map((m) => installPackage(m.from)));
+    const install = planDirectorPackages(facts, inputs.installPackages, session.name);
+    if (install.length > 0) {
+      await session.apply(install);
       facts = await readDirectorFacts(session);
     }
     // Every scheduler the kernel has is loaded: a virtual service may switch scheduler without touching the director.
     const state = directorState(inputs, { schedulers: facts.schedulers, forwarding: [], families: [] });
-    const { own, superseded } = claimIdsOf(DIRECTOR_CLAIM, actor);
-    const claim: HostClaim = {
-      id: own,
-      vips: [],
-      sysctls: state.sysctls,
-      routes: [],
-      modules: state.modules,
-      links: [],
-    };
+    const { claim, superseded } = directorClaim(state, actor);
     await applyHostClaims(session, [claim], superseded);
     const live = await session.read({
       timeouts: ipvsTimeoutsFact(),
@@ -86,19 +71,6 @@ const directorFacts = () => ({
 });
 
 type DirectorHostFacts = Awaited<ReturnType<typeof readDirectorFacts>>;
-
-/**
- * ipvsadm runs the table; arping announces a VIP bound on the director (see plan/announce.ts). iptables is needed
- * only by fullnat's SNAT and fwmark matches, so its absence is no error here (those applies name the host and the
- * failed command), but installPackages installs it with the rest.
- */
-function missingPrograms(facts: DirectorHostFacts): { program: string; from: PackageName; required: boolean }[] {
-  return [
-    ...(facts.ipvsadm === undefined ? [{ program: "ipvsadm", from: "ipvsadm", required: true }] : []),
-    ...(facts.arping ? [] : [{ program: "arping", from: { apt: "iputils-arping", rpm: "iputils" }, required: true }]),
-    ...(facts.iptables ? [] : [{ program: "iptables", from: "iptables", required: false }]),
-  ];
-}
 
 function readDirectorFacts(session: HostSession) {
   return session.read(directorFacts());
@@ -130,11 +102,9 @@ export function removeDirector(inputs: DirectorInputs, actor: Actor): Promise<vo
       claims: hostClaimsFact(),
       timeoutsFile: fileFact(IPVS_TIMEOUTS_FILE),
     });
-    const mine = releasedClaimIds(DIRECTOR_CLAIM, actor, false);
-    const others = claims.filter((c) => isDirectorClaim(c.id) && !mine.includes(c.id));
-    if (others.length > 0) {
-      // An older lvs-pulumi's shared claim stays with the owners left.
-      await applyHostClaims(session, [], mine);
+    const { shared, release } = directorRelease(claims, actor);
+    if (shared) {
+      await applyHostClaims(session, [], release);
       return;
     }
     await session.apply(
@@ -142,10 +112,6 @@ export function removeDirector(inputs: DirectorInputs, actor: Actor): Promise<vo
     );
     await removeIpvsBootIfUnused(session);
     // Last: releasing the final claim also removes our emptied folders.
-    await applyHostClaims(session, [], releasedClaimIds(DIRECTOR_CLAIM, actor, true));
+    await applyHostClaims(session, [], release);
   });
-}
-
-function isDirectorClaim(id: string): boolean {
-  return id === DIRECTOR_CLAIM || id.startsWith(`${DIRECTOR_CLAIM}@`);
 }

@@ -6,25 +6,32 @@ import { ipvsTableFact } from "../../facts/ipvs-table";
 import { IpvsTable } from "../../model/ipvs";
 import { checkerStateFact } from "../../facts/checker-state";
 import { planChecker } from "../../plan/checker";
-import { keepalivedRunsChecked } from "../../plan/checked-services";
 import { installPackage } from "../../plan/packages";
 import { command } from "../../model/shell";
 import {
+  checkedServiceKeys,
   expectedKeepalived,
   haPairId,
+  HaPairState,
+  holdsVip,
   KeepalivedConfig,
   keepalivedCheck,
   keepalivedConfConflict,
   keepalivedConfigChanges,
-  keepalivedFingerprint,
+  pairOrder,
+  pairStateOf,
   planKeepalived,
   planKeepalivedRemoval,
   renderKeepalived,
+  ROLES,
+  runsCheckedServices,
+  stillHeldState,
   tableDifferences,
-  vrrpInstanceIdentity,
+  unsettledReason,
+  vrrpSettleTimes,
 } from "../../plan/ha-pair";
 import { Actor, Owner, parseOwners, planOwners, withOwner, withoutOwner } from "../../plan/owners";
-import { ConfMode, markedPair, PairRole } from "../../render/keepalived-conf";
+import { ConfMode, PairRole } from "../../render/keepalived-conf";
 import {
   CHECKER_UNIT_NAME,
   KEEPALIVED_CHECK_DIR,
@@ -37,24 +44,16 @@ import {
   ownersPath,
 } from "../../model/host-paths";
 import { HaPairInputs } from "../../schemas/ha-pair";
-import { canonicalIp } from "../../model/ip";
 import { checkerFacts, checkerOf } from "../../operations/checked-services";
 import { droppedDirectors, sameMachine } from "../../operations/directors";
 import { HostSession, withHost } from "../../operations/session";
 import { HOSTS_DOWN_VARIABLE, knownDown, knownDownError, readReachable } from "../../operations/unreachable";
 import { ConnectionSpec, log, registerSecret } from "../../remote";
 
-const ROLES: PairRole[] = ["primary", "backup"];
-
 /** The HA pair resources (URNs) that own a member's keepalived setup (plan/owners.ts). */
 const PAIR_OWNERS = ownersPath("ha-pair");
 
-export interface HaPairState {
-  /** The SSH host of the director holding the VIPs ("" when not exactly one does: both down, or split brain). */
-  master: string;
-  /** Per member: the fingerprint of the config keepalived runs with (see keepalivedFingerprint). */
-  keepalived: Record<PairRole, string>;
-}
+export type { HaPairState };
 
 function keepalivedFacts() {
   return {
@@ -76,7 +75,7 @@ async function readKeepalived(session: HostSession, wanted?: KeepalivedConfig) {
   const facts = await session.read(keepalivedFacts());
   const paths = wanted?.scripts.map((script) => script.path) ?? [];
   const scripts = paths.length > 0 ? await session.read(Object.fromEntries(paths.map((p) => [p, fileFact(p)]))) : {};
-  const legacy = keepalivedRunsChecked(facts.conf) && facts.checkedNames.some((name) => name.endsWith(".conf"));
+  const legacy = runsCheckedServices(facts.conf, facts.checkedNames);
   return { ...facts, enabledByUs: facts.enabledByUs !== null, scripts, checker: checkerOf(facts), legacy };
 }
 
@@ -94,7 +93,7 @@ async function moveCheckedToChecker(
   if (!live.legacy) return change();
   await session.apply(planChecker(live.checker, { changed: false, restart: false }));
   const { checker } = await session.read({ checker: checkerStateFact() });
-  const services = [...new Set(Object.keys(checker).map((key) => key.slice(0, key.indexOf("/"))))];
+  const services = checkedServiceKeys(checker);
   await change();
   const awaitTable = (done: (table: IpvsTable) => boolean) =>
     session.readUntil({ table: ipvsTableFact() }, ({ table }) => done(table), 10_000);
@@ -198,16 +197,9 @@ export async function applyHaPair(inputs: HaPairInputs, actor: Actor, previous?:
   const held: Partial<Record<PairRole, boolean>> = {};
   for (const role of ROLES) held[role] = (await checkMember(role, "declared")).conf === config(role, "hold").conf;
   const holders = await vipHolders(inputs);
-  const holder = holders.length === 1 ? ROLES.find((role) => inputs[role].connection.host === holders[0]) : undefined;
   // The end of a hold (the other member was known down): that member, converged by now, is configured first; the
   // holder's declared priority then lets VRRP elect as declared.
-  const releasing = holder !== undefined && held[holder] === true;
-  const other = holder === undefined ? undefined : ROLES.find((role) => role !== holder)!;
-  const order: PairRole[] = holder === undefined ? ROLES : releasing ? [other!, holder] : [holder, other!];
-  const takeOver =
-    holder !== undefined && previous !== undefined && !releasing
-      ? vrrpInstanceIdentity(previous, holder) !== vrrpInstanceIdentity(inputs, holder)
-      : false;
+  const { holder, other, releasing, order, takeOver } = pairOrder(inputs, previous, held, holders);
   const member = (role: PairRole) => `the ${role} ${inputs[role].connection.host}`;
   const done: string[] = [];
   const step = async (what: string, action: () => Promise<string | undefined>) => {
@@ -220,24 +212,21 @@ export async function applyHaPair(inputs: HaPairInputs, actor: Actor, previous?:
     }
   };
 
-  if (releasing) {
+  // Releasing implies a holder (pairOrder).
+  if (releasing && holder !== undefined && other !== undefined) {
     // The member that was down takes the VIPs back only with the table the holder served with: a change it missed
     // that is still pending (a delete runs after the pair's update) keeps the hold until the next up.
     const [holderTable, backTable] = await Promise.all(
-      [holder, other!].map((role) => withHost(inputs[role].connection, (s) => s.read({ table: ipvsTableFact() }))),
+      [holder, other].map((role) => withHost(inputs[role].connection, (s) => s.read({ table: ipvsTableFact() }))),
     );
     const differing = tableDifferences(holderTable.table, backTable.table);
     if (differing.length > 0) {
       log().warn(
-        `HA pair ${id}: ${member(holder)} keeps the VIPs: the IPVS table of ${member(other!)} differs in ` +
+        `HA pair ${id}: ${member(holder)} keeps the VIPs: the IPVS table of ${member(other)} differs in ` +
           `${differing.slice(0, 5).join(", ")}${differing.length > 5 ? ", …" : ""}; the next up gives them back once ` +
           "both tables are equal",
       );
-      const fingerprints = expectedKeepalived(inputs, other);
-      return {
-        master: inputs[holder].connection.host,
-        keepalived: { ...expectedKeepalived(inputs), [holder]: fingerprints[holder] },
-      };
+      return stillHeldState(inputs, holder, other);
     }
   }
   if (other !== undefined && !releasing) {
@@ -288,12 +277,8 @@ export async function applyHaPair(inputs: HaPairInputs, actor: Actor, previous?:
  */
 async function awaitOneMaster(inputs: HaPairInputs, expected: string | undefined): Promise<HaPairState> {
   const started = Date.now();
-  // A backup that does not hear the master takes the VIPs only after its master-down interval (3 adverts and a
-  // skew): one holder counts once it has lasted that long, or a pair whose members cannot hear each other passes.
-  const masterDownMs = (3 * inputs.advertIntervalSeconds + 1) * 1000;
-  // A returning primary with a preempt delay waits that long before it takes the VIPs back.
-  const preemptDelayMs = (inputs.preemptDelaySeconds ?? 0) * 1000;
-  const deadline = started + (4 * inputs.advertIntervalSeconds + 10) * 1000 + masterDownMs + preemptDelayMs;
+  const { masterDownMs, deadlineMs } = vrrpSettleTimes(inputs);
+  const deadline = started + deadlineMs;
   log().info(`HA pair ${haPairId(inputs)}: waiting for VRRP to settle on one holder of the VIPs`);
   let settledSince: number | undefined;
   for (;;) {
@@ -305,27 +290,13 @@ async function awaitOneMaster(inputs: HaPairInputs, expected: string | undefined
       return { master: holders[0], keepalived: expectedKeepalived(inputs) };
     }
     // Past the deadline only a holder still settling gets its master-down interval to finish.
-    if (Date.now() > deadline && settledSince === undefined) {
-      const vip = inputs.vips[0].address;
-      throw new Error(
-        holders.length === 0
-          ? `HA pair ${haPairId(inputs)}: no director holds ${vip}; see \`journalctl -u keepalived\` on both`
-          : holders.length === 1
-            ? `HA pair ${haPairId(inputs)}: ${holders[0]} holds ${vip}, not ${expected} ` +
-              `(is keepalived running on ${expected}? see \`journalctl -u keepalived\`)`
-            : `HA pair ${haPairId(inputs)}: both directors hold ${vip}: VRRP adverts (protocol 112) do not reach the ` +
-              `peer on ${inputs.primary.interface}/${inputs.backup.interface} (filtered multicast, another virtual_router_id?)`,
-      );
-    }
+    if (Date.now() > deadline && settledSince === undefined)
+      throw new Error(unsettledReason(inputs, holders, expected));
     await sleep(500);
   }
 }
 
-/**
- * Who holds the VIPs and what keepalived runs with; undefined when neither member has this pair's config. A member
- * that is unreachable (its cable cut) keeps its `recorded` fingerprint, and the master is the member that answers
- * when it holds the VIPs: a refresh during the outage tells who serves.
- */
+/** Who holds the VIPs and what keepalived runs with (pairStateOf): each member that answers is read. */
 export async function readHaPair(inputs: HaPairInputs, recorded?: HaPairState): Promise<HaPairState | undefined> {
   registerPairSecrets(inputs);
   const id = haPairId(inputs);
@@ -339,21 +310,11 @@ export async function readHaPair(inputs: HaPairInputs, recorded?: HaPairState): 
           active: unitActiveFact(KEEPALIVED_UNIT_NAME),
           ...watched.fact,
         });
-        return {
-          ours: conf !== null && markedPair(conf) === id,
-          fingerprint: keepalivedFingerprint(conf, active),
-          holds: watched.held(addresses),
-        };
+        return { conf, active, holds: watched.held(addresses) };
       }),
     `HA pair ${id}: the master read from the other member, this member's keepalived state kept as last known`,
   );
-  if (!live.some((member) => member?.ours)) return undefined;
-  const holders = ROLES.filter((_, i) => live[i]?.holds).map((role) => inputs[role].connection.host);
-  const fingerprint = (i: number) => live[i]?.fingerprint ?? recorded?.keepalived?.[ROLES[i]] ?? "";
-  return {
-    master: holders.length === 1 ? holders[0] : "",
-    keepalived: { primary: fingerprint(0), backup: fingerprint(1) },
-  };
+  return pairStateOf(inputs, live, recorded);
 }
 
 /** The SSH hosts of the members that hold the first VIP. */
@@ -375,8 +336,7 @@ function watchedVip(inputs: HaPairInputs, role: PairRole) {
   const vip = inputs.vips[0];
   return {
     fact: { addresses: interfaceAddressesFact(vip.interface ?? inputs[role].interface) },
-    held: (addresses: { cidr: string }[]) =>
-      addresses.some((a) => canonicalIp(a.cidr.split("/")[0]) === canonicalIp(vip.address)),
+    held: (addresses: { cidr: string }[]) => holdsVip(addresses, vip.address),
   };
 }
 

@@ -4,12 +4,11 @@ import { destinationKey, IpvsDestination, serviceKey } from "../../model/ipvs";
 import { ipvsTableFact } from "../../facts/ipvs-table";
 import { snatRulesFact } from "../../facts/snat-rules";
 import { desiredDestination, desiredSnatRule } from "../../plan/desired-entries";
-import { planFiles } from "../../plan/files";
-import { holdsDestination, holdsSnatRule, planFormerFileRemoval } from "../../plan/former-files";
+import { holdsDestination, holdsSnatRule } from "../../plan/former-files";
 import { Health, judgedEntry } from "../../plan/checked-real-server";
 import { Actor, parseOwners, withoutOwner } from "../../plan/owners";
 import { planQuiesce, sameDestination } from "../../plan/real-server";
-import { planSnatRuleRemoval } from "../../plan/snat";
+import { planSnatRemoval } from "../../plan/snat";
 import { sameSnatRule } from "../../model/snat-rule";
 import { checkedRealServerPaths, destinationFragmentPath, snatFragmentPath } from "../../model/host-paths";
 import { connectionKey, ConnectionSpec, log } from "../../remote";
@@ -74,13 +73,15 @@ async function removeSnat(session: HostSession, inputs: RealServerInputs, next?:
   });
   const keepFile = next !== undefined && desiredSnatRule(next) !== undefined && realServerId(next) === key;
   const former = await readFormerFile(session, snatFragmentPath, key, holdsSnatRule(snat));
-  await session.apply([
-    ...(keepFile
-      ? []
-      : planFiles([{ path: snatFragmentPath(key), content: null }], { [snatFragmentPath(key)]: live.snatFragment })),
-    ...planFormerFileRemoval(former),
-    ...planSnatRuleRemoval(snat, live.snatRules),
-  ]);
+  await session.apply(
+    planSnatRemoval(
+      snat,
+      snatFragmentPath(key),
+      keepFile,
+      { rules: live.snatRules, fragment: live.snatFragment },
+      former,
+    ),
+  );
 }
 
 /**

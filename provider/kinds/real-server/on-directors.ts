@@ -23,6 +23,7 @@ import {
 } from "../../plan/owners";
 import { Step } from "../../plan/step";
 import { planCheckedRepair } from "../../plan/checked-real-server";
+import { realServerDirectorClaim } from "../../plan/real-server-claim";
 import { planDestination, planDestinationRemoval } from "../../plan/real-server";
 import { planSnatRule, planSnatRuleRemoval } from "../../plan/snat";
 import { renderDestinationRules } from "../../render/ipvs-rules";
@@ -39,19 +40,19 @@ import {
 import { renderCheckedRealServer, renderCheckScript, renderExecScript } from "../../render/checked-services";
 import { ipFamily } from "../../model/ip";
 import { RealServerInputs } from "../../schemas/real-server";
-import { applyHostClaims, claimFilePaths, storedClaimIds } from "../../operations/host-claims";
-import { applyBatch, hostBatcher, planBatch } from "../../operations/host-batch";
+import { claimFilePaths, storedClaimIds } from "../../plan/host-claims";
+import { applyHostClaims } from "../../operations/host-claims";
+import { planBatch } from "../../plan/host-batch";
+import { applyBatch, hostBatcher } from "../../operations/host-batch";
+import { CheckedChange, checkedFileSteps, checkedRemoval, programsOf } from "../../plan/checked-services";
 import {
   activateCheckedItems,
-  CheckedChange,
   checkedFacts,
-  checkedFileSteps,
-  checkedRemoval,
   NOTHING_REMOVED,
-  programsOf,
   refuseCheckedChanges,
 } from "../../operations/checked-services";
-import { installIpvsBoot, ipvsBootFacts, removeIpvsBootIfUnused } from "../../operations/ipvs-boot";
+import { installIpvsBoot } from "../../plan/ipvs-boot";
+import { ipvsBootFacts, removeIpvsBootIfUnused } from "../../operations/ipvs-boot";
 import { refuseForeign } from "../../operations/ownership";
 import { HostSession } from "../../operations/session";
 
@@ -128,36 +129,6 @@ function realServerRemoval(dest: IpvsDestination, key: string): CheckedChange {
 export const realServerOwnersPath = (key: string) => ownersPath(`rs:${key}`);
 
 const directorClaimId = (key: string) => `rs-director:${key}`;
-
-/** The director-side needs of NAT: forwarding for replies; fullnat also tracks IPVS connections for its SNAT. */
-function directorClaim(entry: DirectorEntry, id: string): HostClaim {
-  const claim: HostClaim = {
-    id,
-    vips: [],
-    sysctls: {},
-    routes: [],
-    modules: [],
-    links: [],
-  };
-  const { forwarding, address } = entry.inputs;
-  if (forwarding === "nat" || forwarding === "fullnat") {
-    claim.sysctls[ipFamily(address) === "inet6" ? "net.ipv6.conf.all.forwarding" : "net.ipv4.ip_forward"] = "1";
-  }
-  if (forwarding === "fullnat") {
-    claim.sysctls["net.ipv4.vs.conntrack"] = "1";
-    claim.modules.push("nf_conntrack", "xt_ipvs");
-  }
-  return claim;
-}
-
-// DR and TUN need nothing of the director beyond the entry: no claim file for them.
-const holdsNothing = (claim: HostClaim) =>
-  Object.keys(claim.sysctls).length +
-    claim.modules.length +
-    claim.vips.length +
-    claim.routes.length +
-    claim.links.length ===
-  0;
 
 /**
  * The director's table (without thresholds: see convergeOnDirector), boot replay, files, SNAT rules (when an entry
@@ -252,9 +223,9 @@ export const convergeOnDirector = hostBatcher<{ inputs: RealServerInputs; actor:
       // The claim is held under the owner's own id: a claim of an older lvs-pulumi or of the former URN gives way.
       const ids = claimIdsOf(directorClaimId(entry.key), actor);
       released.push(...ids.superseded.filter((id) => live.storedClaims.has(id)));
-      const claim = directorClaim(entry, ids.own);
-      if (!holdsNothing(claim)) claims.push(claim);
-      else if (live.storedClaims.has(claim.id)) released.push(claim.id);
+      const claim = realServerDirectorClaim(ids.own, entry.inputs);
+      if (claim) claims.push(claim);
+      else if (live.storedClaims.has(ids.own)) released.push(ids.own);
       const { snat } = entry;
       return [
         ...live.ownersSteps(entry, owners),

@@ -4,12 +4,13 @@ import { Fact } from "../../facts/fact";
 import { routesFact } from "../../facts/routes";
 import { HostClaim } from "../../model/host-claim";
 import { Actor, claimIdsOf, releasedClaimIds } from "../../plan/owners";
-import { realServerClaim } from "../../plan/real-server-claim";
+import { chooseEgressDevice, realServerClaim } from "../../plan/real-server-claim";
 import { command } from "../../model/shell";
 import { ipFamily } from "../../model/ip";
 import { RealServerInputs } from "../../schemas/real-server";
 import { applyHostClaims } from "../../operations/host-claims";
-import { AGAIN, DONE, firstOfEachKey, hostBatcher, ItemOutcome } from "../../operations/host-batch";
+import { AGAIN, DONE, firstOfEachKey, ItemOutcome } from "../../plan/host-batch";
+import { hostBatcher } from "../../operations/host-batch";
 import { HostSession } from "../../operations/session";
 
 export const hostClaimId = (key: string) => `rs:${key}`;
@@ -62,10 +63,7 @@ export const releaseOnRealServerHost = (host: NonNullable<RealServerInputs["host
 async function egressDevice(session: HostSession, rip: string): Promise<string> {
   const family = ipFamily(rip) ?? "inet";
   const facts = await session.read({ holder: ripHolderFact(rip), routes: routesFact(family) });
-  const dev = facts.holder ?? facts.routes.find((r) => r.dst === "default")?.dev;
-  if (dev === undefined)
-    throw new Error(`host ${session.name}: no interface holds the RIP ${rip} and no default route`);
-  return dev;
+  return chooseEgressDevice(session.name, rip, facts.holder, facts.routes);
 }
 
 function ripHolderFact(rip: string): Fact<string | undefined> {

@@ -3,12 +3,12 @@ import { IpvsService, IpvsTable, isFwmarkService, serviceKey } from "../../model
 import { ipvsEntriesFact } from "../../facts/ipvs-table";
 import { markRulesFact } from "../../facts/mark-rules";
 import { routesFact, routeToFact } from "../../facts/routes";
-import { announceSysctls } from "../../plan/announce";
-import { desiredMarkRules, desiredService, serviceVips } from "../../plan/desired-entries";
+import { desiredService, serviceVips } from "../../plan/desired-entries";
 import { planFiles } from "../../plan/files";
 import { formerFileOf, holdsService, planFormerFileRemoval } from "../../plan/former-files";
 import { ClaimedVip, HostClaim } from "../../model/host-claim";
-import { planMarkRules } from "../../plan/mark-rules";
+import { planServiceMarks } from "../../plan/mark-rules";
+import { chooseVipDevice, serviceVipClaim, vipCidrs } from "../../plan/service-vip-claim";
 import {
   Actor,
   Owner,
@@ -22,7 +22,6 @@ import {
 import { Step } from "../../plan/step";
 import { planService, planServiceRemoval, sameService } from "../../plan/virtual-service";
 import { renderServiceRules } from "../../render/ipvs-rules";
-import { renderMarkRules } from "../../render/mark-rules";
 import {
   checkedServicePaths,
   formerPath,
@@ -36,27 +35,31 @@ import {
   renderExecScript,
   renderServiceCheck,
 } from "../../render/checked-services";
-import { markedPair } from "../../render/keepalived-conf";
-import { keepalivedRunsChecked } from "../../plan/checked-services";
-import { canonicalIp, hostPrefixLength, ipFamily } from "../../model/ip";
+import { ipFamily } from "../../model/ip";
 import { serviceFamily } from "../../schemas/service-identity";
 import { VirtualServiceInputs } from "../../schemas/virtual-service";
 import { droppedDirectors, onEveryDirector } from "../../operations/directors";
-import { applyBatch, hostBatcher, planBatch } from "../../operations/host-batch";
-import { applyHostClaims, claimFilePaths, storedClaimIds } from "../../operations/host-claims";
+import { planBatch } from "../../plan/host-batch";
+import { applyBatch, hostBatcher } from "../../operations/host-batch";
+import { claimFilePaths, storedClaimIds } from "../../plan/host-claims";
+import { applyHostClaims } from "../../operations/host-claims";
+import {
+  CheckedChange,
+  checkedFileSteps,
+  checkedRemoval,
+  programsOf,
+  refuseHandBackOnLegacyPair,
+} from "../../plan/checked-services";
 import {
   activateCheckedItems,
-  CheckedChange,
-  checkedRemoval,
   checkedFacts,
-  checkedFileSteps,
   NOTHING_REMOVED,
-  programsOf,
   refuseCheckedChanges,
 } from "../../operations/checked-services";
 import { refuseForeign } from "../../operations/ownership";
 import { ConnectionSpec } from "../../remote";
-import { installIpvsBoot, ipvsBootFacts, removeIpvsBootIfUnused } from "../../operations/ipvs-boot";
+import { installIpvsBoot } from "../../plan/ipvs-boot";
+import { ipvsBootFacts, removeIpvsBootIfUnused } from "../../operations/ipvs-boot";
 import { Listed, listedEntry } from "../../operations/listing";
 import { HostSession } from "../../operations/session";
 
@@ -194,13 +197,8 @@ async function readDirector(session: HostSession, entries: ServiceEntry[], actor
      */
     markSteps: (entry: ServiceEntry, removing: boolean): Step[] => {
       if (!entry.markFragment) return [];
-      const rules = removing ? [] : desiredMarkRules(entry.inputs);
       const live = (serviceFamily(entry.inputs) === "inet6" ? facts.marks6 : facts.marks4) ?? [];
-      const path = entry.markFragment;
-      return [
-        ...planFiles([{ path, content: rules.length > 0 ? renderMarkRules(rules) : null }], { [path]: file(path) }),
-        ...planMarkRules(entry.key, rules, live),
-      ];
+      return planServiceMarks(entry.key, entry.inputs, entry.markFragment, removing, live, file(entry.markFragment));
     },
     storedClaims: storedClaimIds(
       entries.flatMap((e, i) => Object.values(claimIdsOf(vipClaimId(e.key), actors[i])).flat()),
@@ -245,7 +243,7 @@ const convergeOnDirector = hostBatcher<{ inputs: VirtualServiceInputs; releaseVi
         ];
       }
       const handingBack = live.handingBack(entry);
-      if (handingBack) refuseHandBackOnLegacyPair(session, entry.key, live.keepalivedConf);
+      if (handingBack) refuseHandBackOnLegacyPair(session.name, entry.key, live.keepalivedConf);
       const owners = claimed(ours ?? (handingBack ? live.file(checkedServicePaths(entry.key).service) : null));
       return [
         ...owners,
@@ -347,20 +345,6 @@ const removeFromDirector = hostBatcher<{ inputs: VirtualServiceInputs; actor: Ac
   },
 );
 
-/**
- * A pair member whose keepalived.conf an older lvs-pulumi wrote runs its checked services in the pair's keepalived:
- * the service cannot be handed back there (a reload would delete it, a restart move the VIPs) until the HAPair is
- * updated, which moves them to the checker instance.
- */
-function refuseHandBackOnLegacyPair(session: HostSession, key: string, conf: string | null): void {
-  const pair = conf === null ? undefined : markedPair(conf);
-  if (pair === undefined || !keepalivedRunsChecked(conf)) return;
-  throw new Error(
-    `host ${session.name}: virtual service ${key}: healthCheck cannot be removed yet: HA pair ${pair}'s keepalived ` +
-      "still runs the checked services (configured by an older lvs-pulumi); update the HAPair first; nothing was changed",
-  );
-}
-
 async function vipClaim(
   session: HostSession,
   key: string,
@@ -368,36 +352,18 @@ async function vipClaim(
   vips: string[],
   configured?: string,
 ): Promise<HostClaim> {
-  const family = ipFamily(vips[0]) ?? "inet";
+  const { family, cidrs } = vipCidrs(vips);
   const held: ClaimedVip[] = [];
-  for (const vip of vips) {
-    const cidr = `${canonicalIp(vip)}/${hostPrefixLength(family)}`;
-    held.push({ dev: configured ?? (await vipDevice(session, key, vip, cidr)), cidr, announce: true });
+  for (const [i, vip] of vips.entries()) {
+    held.push({ dev: configured ?? (await vipDevice(session, key, vip, cidrs[i])), cidr: cidrs[i], announce: true });
   }
-  const devices = [...new Set(held.map((vip) => vip.dev))];
-  return {
-    id,
-    vips: held,
-    sysctls:
-      family === "inet6" ? Object.fromEntries(devices.flatMap((dev) => Object.entries(announceSysctls(dev)))) : {},
-    routes: [],
-    modules: [],
-    links: [],
-  };
+  return serviceVipClaim(id, family, held);
 }
 
 async function vipDevice(session: HostSession, key: string, vip: string, cidr: string): Promise<string> {
   const family = ipFamily(vip) ?? "inet";
   const facts = await session.read({ route: routeToFact(vip), defaults: routesFact(family), claims: hostClaimsFact() });
-  // Once the VIP is ours it routes via lo: keep the device chosen the first time (by any owner of the service).
-  const base = vipClaimId(key);
-  const claims = facts.claims.filter((c) => c.id === base || c.id.startsWith(`${base}@`));
-  const held = claims.flatMap((c) => c.vips).find((v) => v.cidr === cidr)?.dev;
-  const routed = facts.route?.dev !== "lo" ? facts.route?.dev : undefined;
-  const fallback = facts.defaults.find((r) => r.dst === "default")?.dev;
-  const dev = held ?? routed ?? fallback;
-  if (dev === undefined) throw new Error(`host ${session.name}: no interface to hold VIP ${vip}; set vipInterface`);
-  return dev;
+  return chooseVipDevice(session.name, vipClaimId(key), vip, cidr, facts);
 }
 
 export async function removeVirtualService(inputs: VirtualServiceInputs, actor: Actor): Promise<void> {

@@ -25,11 +25,17 @@ const standInShell = [
   "script=$(cat)",
   'case "$script" in *@@lvs-pulumi-fact@@*) printf "%s\\n" "$script" > "$SCRIPTS/read-$(date +%s%N)"; printf "%s\\n" "$script" | /bin/sh; exit ;; esac',
   'out="$SCRIPTS/$(date +%s%N).sh"; printf "%s\\n" "$script" > "$out"',
-  '[ -n "$FAIL_ON" ] || exit 0',
-  // An IPVS command of its own, or a line of the batch's `ipvsadm -R`.
-  'step=$(awk -v text="$FAIL_ON" \'/^lvs_step=/ { n = substr($0, 10) } /^(ipvsadm|-[AEDaed] )/ && index($0, text) { print n; exit }\' "$out")',
+  '[ -n "$FAIL_ON$FAIL_ANY" ] || exit 0',
+  // An IPVS command of its own, or a line of the batch's `ipvsadm -R`; with FAIL_ANY, any line of a step.
+  'if [ -n "$FAIL_ON" ]; then',
+  '  step=$(awk -v text="$FAIL_ON" \'/^lvs_step=/ { n = substr($0, 10) } /^(ipvsadm|-[AEDaed] )/ && index($0, text) { print n; exit }\' "$out")',
+  '  message="Memory allocation problem"',
+  "else",
+  '  step=$(awk -v text="$FAIL_ANY" \'/^lvs_step=/ { n = substr($0, 10); next } n != "" && index($0, text) { print n; exit }\' "$out")',
+  '  message="stand-in: failed at $FAIL_ANY"',
+  "fi",
   '[ -z "$step" ] && exit 0',
-  'echo "Memory allocation problem" >&2; echo "lvs-pulumi: failed at step $step" >&2; exit 1',
+  'echo "$message" >&2; echo "lvs-pulumi: failed at step $step" >&2; exit 1',
 ].join("\n");
 
 const fakeIpvsadm = [
@@ -41,10 +47,20 @@ const fakeIpvsadm = [
   "esac",
 ].join("\n");
 
+// A kernel built without loadable modules has no /proc/modules (some CI containers): there, it lists none loaded.
+const procModulesCat = [
+  "#!/bin/sh",
+  'if [ "$*" = /proc/modules ] && [ ! -e /proc/modules ]; then exit 0; fi',
+  'PATH="${PATH#*:}" exec cat "$@"',
+].join("\n");
+
 export interface StandInDirector {
   connection: { host: string; port: number; user: string; password: string; hostKey: string };
-  /** Forget what was counted; with `failOn`, the step of the first IPVS command holding that text fails. */
-  reset(failOn?: string): void;
+  /**
+   * Forget what was counted; with `failOn`, the step of the first IPVS command holding that text fails; with
+   * `anyLine` instead, the first step with any line holding that text.
+   */
+  reset(failOn?: string, options?: { anyLine?: string }): void;
   /**
    * SSH exec channels, of them lock shells (kept from one lock hold to the next), table and threshold reads and
    * change scripts seen, and per script the IPVS commands
@@ -58,6 +74,10 @@ export interface StandInDirector {
     scripts: number;
     steps: number[];
   };
+  /** The change scripts kept, in the order they came. */
+  scripts(): string[];
+  /** The fact batches read, in the order they came. */
+  reads(): string[];
   /** Per change script: its `ipvsadm -R` runs. */
   restores(): number[];
   /** Per change script: the lines that start `program` (a step's own line, or a line of a file write). */
@@ -71,15 +91,17 @@ export async function startStandInDirector(): Promise<StandInDirector> {
   for (const [name, body] of [
     ["sh", standInShell],
     ["ipvsadm", fakeIpvsadm],
+    ["cat", procModulesCat],
   ]) {
     writeFileSync(join(bin, name), `${body}\n`);
     chmodSync(join(bin, name), 0o755);
   }
   const server: FakeServer = await startFakeServer();
-  const reset = (failOn?: string) => {
+  const reset = (failOn?: string, { anyLine }: { anyLine?: string } = {}) => {
     server.commands.length = 0;
     for (const file of readdirSync(scripts)) rmSync(join(scripts, file));
-    server.env = { ...process.env, PATH: `${bin}:${process.env.PATH}`, SCRIPTS: scripts, FAIL_ON: failOn ?? "" };
+    const failures = { FAIL_ON: failOn ?? "", FAIL_ANY: anyLine ?? "" };
+    server.env = { ...process.env, PATH: `${bin}:${process.env.PATH}`, SCRIPTS: scripts, ...failures };
   };
   reset();
   const changeScripts = () =>
@@ -116,6 +138,12 @@ export async function startStandInDirector(): Promise<StandInDirector> {
         ),
       };
     },
+    scripts: changeScripts,
+    reads: () =>
+      readdirSync(scripts)
+        .sort()
+        .filter((file) => file.startsWith("read-"))
+        .map((file) => readFileSync(join(scripts, file), "utf8")),
     restores: () => linesStarting("lvs_out=$(ipvsadm -R"),
     programs: (program) => linesStarting(`${program} `),
     close: async () => {

@@ -1,9 +1,19 @@
 import {
+  anyCheckedServiceEnabled,
+  checkedFileSteps,
+  checkedRemoval,
+  emptiedServiceDirs,
   enableFiles,
+  enabledBy,
   keepalivedRunsChecked,
+  planCheckedChangesCheck,
   planCheckedKeepalived,
   planCheckedKeepalivedRemoval,
+  planCheckedShutdown,
+  programsOf,
+  refuseHandBackOnLegacyPair,
 } from "../../../provider/plan/checked-services";
+import { pruneBatchDirs } from "../../../provider/plan/files";
 import { stepAudit } from "../../../provider/plan/step";
 import {
   LEGACY_CHECKED_ONLY_MARKER,
@@ -12,7 +22,11 @@ import {
 } from "../../../provider/render/checked-services";
 import { renderCheckerUnit } from "../../../provider/render/units";
 import { renderKeepalivedConf } from "../../../provider/render/keepalived-conf";
-import { checkedServicePaths, KEEPALIVED_CHECKED_DIR } from "../../../provider/model/host-paths";
+import {
+  checkedRealServerPaths,
+  checkedServicePaths,
+  KEEPALIVED_CHECKED_DIR,
+} from "../../../provider/model/host-paths";
 import { haPairInputsSchema } from "../../../provider/schemas/ha-pair";
 
 const KEY = "tcp:198.51.100.40:80";
@@ -124,5 +138,108 @@ describe("the checker instance on a director", () => {
       "systemctl stop keepalived.service",
     );
     expect(planCheckedKeepalivedRemoval(member).map(stepAudit)).not.toContain("systemctl stop keepalived.service");
+  });
+});
+
+describe("a batch's checked items", () => {
+  const rs = checkedRealServerPaths(KEY, `${KEY}/198.51.100.21:80`);
+  const block = { path: rs.block, content: "real_server 198.51.100.21 80 {\n  weight 1\n}\n" };
+  const written = {
+    serviceKey: KEY,
+    files: [block],
+    programs: programsOf(["/usr/local/bin/check-web", "--port", "80"]),
+    expected: [],
+  };
+  const live = (files: Record<string, string>) => (path: string) => files[path] ?? null;
+
+  test("the programs that checks and notifications run are their argv[0]; none for what is not set", () => {
+    expect(programsOf(["/usr/local/bin/check-web", "--port", "80"], undefined, ["/usr/bin/logger", "up"])).toEqual([
+      "/usr/local/bin/check-web",
+      "/usr/bin/logger",
+    ]);
+  });
+
+  test("an item's files are written where they differ; a removal deletes only those that are there", () => {
+    expect(checkedFileSteps(written, live({})).map(stepAudit)).toEqual([expect.stringMatching(`^write ${rs.block} `)]);
+    expect(checkedFileSteps(written, live({ [rs.block]: block.content! }))).toEqual([]);
+    const removal = checkedRemoval(KEY, [rs.block, rs.checkScript]);
+    expect(removal).toEqual({
+      serviceKey: KEY,
+      files: [
+        { path: rs.block, content: null },
+        { path: rs.checkScript, content: null },
+      ],
+      programs: [],
+      expected: [],
+    });
+    expect(checkedFileSteps(removal, live({ [rs.block]: block.content! })).map(stepAudit)).toEqual([
+      `rm -f ${rs.block}`,
+    ]);
+  });
+
+  test("only items whose files change are checked, with their programs tested to run; none change: no check", () => {
+    const check = planCheckedChangesCheck([{ checked: written }, {}], live({}), [KEY], () => ["service"]);
+    expect(check).toMatchObject({ audit: expect.stringContaining("keepalived -t on the checked services") });
+    const run = typeof check === "string" ? check : check!.run;
+    expect(run).toContain("[ -f /usr/local/bin/check-web ] && [ -x /usr/local/bin/check-web ]");
+    expect(run).toContain("rs-198.51.100.21_80.conf");
+    expect(
+      planCheckedChangesCheck([{ checked: written }], live({ [rs.block]: block.content! }), [KEY], () => []),
+    ).toBeUndefined();
+    expect(planCheckedChangesCheck([{}, {}], live({}), [KEY], () => [])).toBeUndefined();
+  });
+
+  test("a service's folder is pruned once a removal took files out of it; writes alone prune nothing", () => {
+    const other = "tcp:198.51.100.41:80";
+    expect(emptiedServiceDirs([KEY, other], checkedRemoval(KEY, [rs.block]).files)).toEqual([paths.dir]);
+    expect(emptiedServiceDirs([KEY, other], written.files)).toEqual([]);
+  });
+
+  test("a service is served once its enable file lands with content; the checker has work while one is enabled", () => {
+    const enables = enableFiles([KEY], () => ["service"], written.files);
+    expect(enabledBy(enables)(KEY)).toBe(true);
+    expect(enabledBy(enableFiles([KEY], () => [], written.files))(KEY)).toBe(false);
+    expect(enabledBy(enables)("tcp:198.51.100.41:80")).toBe(false);
+    // `ls -1` of the checked folder: a service's folder and its enable file.
+    expect(anyCheckedServiceEnabled(["tcp_198.51.100.40_80", "tcp_198.51.100.40_80.conf"])).toBe(true);
+    expect(anyCheckedServiceEnabled(["tcp_198.51.100.40_80"])).toBe(false);
+  });
+
+  test("no service enabled any more: the checker stopped first, then the entries deleted, the folder pruned once empty", () => {
+    const running = {
+      checker: {
+        conf: renderCheckerConf(KEEPALIVED_CHECKED_DIR),
+        unit: renderCheckerUnit(),
+        enabled: true,
+        active: true,
+      },
+      keepalived: { conf: null, dropIn: null, enabled: false, active: false, enabledByUs: false },
+      installed: true,
+    };
+    const removal = "ipvsadm -D -t 198.51.100.40:80";
+    const steps = planCheckedShutdown(running, [removal], []);
+    expect(steps.slice(0, -2)).toEqual(planCheckedKeepalivedRemoval(running));
+    expect(steps.slice(-2)).toEqual([removal, pruneBatchDirs([KEEPALIVED_CHECKED_DIR])]);
+    // Files of a service handed back stay until its real servers' updates: the folder stays too.
+    expect(planCheckedShutdown(running, [], ["tcp_198.51.100.40_80"]).at(-1)).toBe("systemctl daemon-reload");
+  });
+});
+
+describe("handing a checked service back on a pair member an older lvs-pulumi configured", () => {
+  const include = renderCheckedInclude(KEEPALIVED_CHECKED_DIR);
+  const conf = renderKeepalivedConf("pair-a", pair, "primary");
+
+  test("refused while the pair's keepalived runs the checked services: update the HAPair first", () => {
+    expect(() => refuseHandBackOnLegacyPair("root@198.51.100.11:22", KEY, `${conf}\n${include}`)).toThrow(
+      `host root@198.51.100.11:22: virtual service ${KEY}: healthCheck cannot be removed yet: HA pair pair-a's ` +
+        "keepalived still runs the checked services (configured by an older lvs-pulumi); update the HAPair first; " +
+        "nothing was changed",
+    );
+  });
+
+  test("a pair of today, a checked-only keepalived of an older version, or none: handed back", () => {
+    expect(() => refuseHandBackOnLegacyPair("dir1", KEY, conf)).not.toThrow();
+    expect(() => refuseHandBackOnLegacyPair("dir1", KEY, `${LEGACY_CHECKED_ONLY_MARKER}\n${include}`)).not.toThrow();
+    expect(() => refuseHandBackOnLegacyPair("dir1", KEY, null)).not.toThrow();
   });
 });

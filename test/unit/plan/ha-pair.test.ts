@@ -1,17 +1,31 @@
-import { LEGACY_CHECKED_ONLY_MARKER } from "../../../provider/render/checked-services";
+import { LEGACY_CHECKED_ONLY_MARKER, renderCheckedInclude } from "../../../provider/render/checked-services";
 import {
+  checkedServiceKeys,
   expectedKeepalived,
   haPairId,
+  holdsVip,
   keepalivedCheck,
   keepalivedConfConflict,
   keepalivedConfigChanges,
   keepalivedFingerprint,
+  pairOrder,
+  pairStateOf,
   planKeepalived,
   planKeepalivedRemoval,
   renderKeepalived,
+  runsCheckedServices,
+  stillHeldState,
   tableDifferences,
+  unsettledReason,
   vrrpInstanceIdentity,
+  vrrpSettleTimes,
 } from "../../../provider/plan/ha-pair";
+import { parseCheckerDump } from "../../../provider/facts/checker-state";
+import { parseInterfaceAddresses } from "../../../provider/facts/interface-addresses";
+import { KEEPALIVED_CHECKED_DIR } from "../../../provider/model/host-paths";
+import { renderKeepalivedConf } from "../../../provider/render/keepalived-conf";
+import { keepalivedFixture } from "../facts/fixtures";
+import { hostFixture } from "./host-fixtures";
 import { IpvsDestination, IpvsService, IpvsTable } from "../../../provider/model/ipvs";
 import { haPairInputsSchema } from "../../../provider/schemas/ha-pair";
 import { renderKeepalivedDropIn } from "../../../provider/render/units";
@@ -264,4 +278,143 @@ test("two directors' tables differ by the keys of the entries that differ, which
   expect(tableDifferences(table(1), table(0))).toEqual(["tcp:198.51.100.40:80/198.51.100.22:80"]);
   expect(tableDifferences(table(), table(1))).toEqual(["tcp:198.51.100.40:80/198.51.100.22:80"]);
   expect(tableDifferences({ services: {}, destinations: {} }, table())).toEqual(["tcp:198.51.100.40:80"]);
+});
+
+describe("the order in which an apply configures the members", () => {
+  const pair = pairInputs();
+  const previous = pairInputs({ virtualRouterId: 52 });
+
+  test("nobody holds the VIPs (a first apply), or both do: the primary first, no take-over", () => {
+    const first = {
+      holder: undefined,
+      other: undefined,
+      releasing: false,
+      order: ["primary", "backup"],
+      takeOver: false,
+    };
+    expect(pairOrder(pair, undefined, {}, [])).toEqual(first);
+    expect(pairOrder(pair, previous, {}, ["198.51.100.11", "198.51.100.12"])).toEqual(first);
+  });
+
+  test("the holder first (a reload keeps them there); through a take-over when its VRRP instance changes", () => {
+    expect(pairOrder(pair, undefined, {}, ["198.51.100.12"])).toEqual({
+      holder: "backup",
+      other: "primary",
+      releasing: false,
+      order: ["backup", "primary"],
+      takeOver: false,
+    });
+    expect(pairOrder(pair, pairInputs({ advertIntervalSeconds: 2 }), {}, ["198.51.100.11"]).takeOver).toBe(false);
+    expect(pairOrder(pair, previous, {}, ["198.51.100.11"]).takeOver).toBe(true);
+  });
+
+  test("a holder running its hold configuration releases it: the member that was down goes first", () => {
+    expect(pairOrder(pair, previous, { primary: false, backup: true }, ["198.51.100.12"])).toEqual({
+      holder: "backup",
+      other: "primary",
+      releasing: true,
+      order: ["primary", "backup"],
+      takeOver: false,
+    });
+  });
+});
+
+describe("the pair's state as a refresh reads it", () => {
+  const pair = pairInputs();
+  const id = haPairId(pair);
+  const reading = (role: "primary" | "backup", holds: boolean, active = true) => ({
+    conf: renderKeepalivedConf(id, pair, role),
+    active,
+    holds,
+  });
+
+  test("the member holding the VIPs is master; each member's fingerprint is of what its keepalived runs", () => {
+    expect(pairStateOf(pair, [reading("primary", true), reading("backup", false, false)])).toEqual({
+      master: "198.51.100.11",
+      keepalived: {
+        primary: keepalivedFingerprint(renderKeepalivedConf(id, pair, "primary"), true),
+        backup: `${keepalivedFingerprint(renderKeepalivedConf(id, pair, "backup"), true)} stopped`,
+      },
+    });
+  });
+
+  test("both or neither holding them: no master; neither with this pair's config: no pair", () => {
+    expect(pairStateOf(pair, [reading("primary", true), reading("backup", true)])?.master).toBe("");
+    expect(pairStateOf(pair, [reading("primary", false), reading("backup", false)])?.master).toBe("");
+    const other = { conf: renderKeepalivedConf("ha-pair:52:x+y", pair, "primary"), active: true, holds: true };
+    expect(pairStateOf(pair, [other, { conf: null, active: false, holds: false }])).toBeUndefined();
+  });
+
+  test("a member that does not answer keeps its recorded fingerprint; the one that answers tells who serves", () => {
+    const recorded = { master: "198.51.100.11", keepalived: { primary: "sha256:0123456789abcdef", backup: "x" } };
+    expect(pairStateOf(pair, [undefined, reading("backup", true)], recorded)).toEqual({
+      master: "198.51.100.12",
+      keepalived: {
+        primary: "sha256:0123456789abcdef",
+        backup: keepalivedFingerprint(reading("backup", true).conf, true),
+      },
+    });
+    expect(pairStateOf(pair, [undefined, reading("backup", false)])?.keepalived.primary).toBe("");
+  });
+
+  test("a VIP is held when the interface lists it, however either writes the address", () => {
+    const lo = parseInterfaceAddresses(hostFixture("ip-addr-show-dev-lo.json"));
+    const eth0 = parseInterfaceAddresses(hostFixture("ip-addr-show-dev-eth0.json"));
+    expect(holdsVip(lo, "127.0.0.1")).toBe(true);
+    expect(holdsVip(lo, "0:0::1")).toBe(true);
+    expect(holdsVip(eth0, "FD00:0::2")).toBe(true);
+    expect(holdsVip(eth0, "198.51.100.46")).toBe(false);
+    expect(holdsVip(eth0, "192.0.2.22")).toBe(false);
+  });
+});
+
+test("the pair's keepalived of an older lvs-pulumi ran checked services: those it holds move to the checker", () => {
+  const include = renderCheckedInclude(KEEPALIVED_CHECKED_DIR);
+  const legacy = `${renderKeepalivedConf("pair-a", pairInputs(), "primary")}\n${include}`;
+  // `ls -1` of the checked folder: an enable file per service keepalived includes.
+  expect(runsCheckedServices(legacy, ["tcp_198.51.100.51_80", "tcp_198.51.100.51_80.conf"])).toBe(true);
+  expect(runsCheckedServices(legacy, ["tcp_198.51.100.51_80"])).toBe(false);
+  expect(runsCheckedServices(renderKeepalivedConf("pair-a", pairInputs(), "primary"), ["a.conf"])).toBe(false);
+  expect(runsCheckedServices(null, ["a.conf"])).toBe(false);
+  // keepalived's own dump (real, v2.2.7) names the services by their real servers.
+  expect(checkedServiceKeys(parseCheckerDump(keepalivedFixture("check-data-2.2.7.txt")))).toEqual([
+    "tcp:198.51.100.51:80",
+    "fwm6:7",
+  ]);
+  expect(checkedServiceKeys({})).toEqual([]);
+});
+
+test("while the holder keeps the VIPs for a member back from an outage, it is recorded with its hold config", () => {
+  const pair = pairInputs();
+  const state = stillHeldState(pair, "backup", "primary");
+  expect(state.master).toBe("198.51.100.12");
+  expect(state.keepalived.primary).toBe(expectedKeepalived(pair).primary);
+  expect(state.keepalived.backup).toBe(expectedKeepalived(pair, "primary").backup);
+  expect(state.keepalived.backup).not.toBe(expectedKeepalived(pair).backup);
+});
+
+describe("waiting for VRRP to settle on one holder", () => {
+  test("a holder counts after its master-down interval; the deadline grows with adverts and the preempt delay", () => {
+    expect(vrrpSettleTimes(pairInputs())).toEqual({ masterDownMs: 4_000, deadlineMs: 18_000 });
+    expect(vrrpSettleTimes(pairInputs({ advertIntervalSeconds: 2, preemptDelaySeconds: 30 }))).toEqual({
+      masterDownMs: 7_000,
+      deadlineMs: 55_000,
+    });
+  });
+
+  test("not settled: nobody, the wrong member or both hold the first VIP, each with what to look at", () => {
+    const pair = pairInputs();
+    const id = haPairId(pair);
+    expect(unsettledReason(pair, [], undefined)).toBe(
+      `HA pair ${id}: no director holds 198.51.100.46; see \`journalctl -u keepalived\` on both`,
+    );
+    expect(unsettledReason(pair, ["198.51.100.12"], "198.51.100.11")).toBe(
+      `HA pair ${id}: 198.51.100.12 holds 198.51.100.46, not 198.51.100.11 ` +
+        "(is keepalived running on 198.51.100.11? see `journalctl -u keepalived`)",
+    );
+    expect(unsettledReason(pair, ["198.51.100.11", "198.51.100.12"], undefined)).toBe(
+      `HA pair ${id}: both directors hold 198.51.100.46: VRRP adverts (protocol 112) do not reach the peer on ` +
+        "eth0/eth0 (filtered multicast, another virtual_router_id?)",
+    );
+  });
 });

@@ -1,5 +1,7 @@
-import { realServerClaim } from "../../../provider/plan/real-server-claim";
+import { parseRoutes } from "../../../provider/facts/routes";
+import { chooseEgressDevice, realServerClaim, realServerDirectorClaim } from "../../../provider/plan/real-server-claim";
 import { realServerInputsSchema } from "../../../provider/schemas/real-server";
+import { hostFixture } from "./host-fixtures";
 
 const base = {
   directors: [{ host: "192.0.2.10", insecureSkipHostKeyCheck: true }],
@@ -103,5 +105,56 @@ describe("realServerClaim", () => {
       modules: [],
       links: [],
     });
+  });
+});
+
+describe("the interface a real server's ARP settings go on", () => {
+  // `ip -j addr show to <rip>` lists the interface holding the address: its ifname.
+  const holderOf = (name: string) => (JSON.parse(hostFixture(name)) as { ifname?: string }[])[0]?.ifname;
+  const routes = parseRoutes(hostFixture("ip-route-show.json"));
+
+  it("the one holding the RIP; else the default route's; neither: refused, naming host and RIP", () => {
+    expect(chooseEgressDevice("rs1", "192.0.2.2", holderOf("ip-addr-show-to-192.0.2.2.json"), [])).toBe("eth0");
+    expect(chooseEgressDevice("rs1", "198.51.100.131", holderOf("ip-addr-show-to-198.51.100.131.json"), routes)).toBe(
+      "eth0",
+    );
+    const onLink = routes.filter((r) => r.dst !== "default");
+    expect(() => chooseEgressDevice("root@198.51.100.131:22", "198.51.100.131", undefined, onLink)).toThrow(
+      "host root@198.51.100.131:22: no interface holds the RIP 198.51.100.131 and no default route",
+    );
+  });
+});
+
+describe("what a real server needs of its director", () => {
+  const directorClaimFor = (over: object) =>
+    realServerDirectorClaim("rs-director:web-1", realServerInputsSchema().parse({ ...base, ...over }));
+
+  it("NAT: forwarding for the replies, of the real server's family", () => {
+    expect(directorClaimFor({ forwarding: "nat" })).toEqual({
+      id: "rs-director:web-1",
+      vips: [],
+      sysctls: { "net.ipv4.ip_forward": "1" },
+      routes: [],
+      modules: [],
+      links: [],
+    });
+    const v6 = {
+      forwarding: "nat",
+      service: { protocol: "tcp", address: "2001:db8::101", port: 80 },
+      address: "2001:db8::31",
+    };
+    expect(directorClaimFor(v6)?.sysctls).toEqual({ "net.ipv6.conf.all.forwarding": "1" });
+  });
+
+  it("fullnat: forwarding, IPVS connections tracked and the modules its SNAT matches with", () => {
+    expect(directorClaimFor({ forwarding: "fullnat", snatSource: "198.51.100.11" })).toMatchObject({
+      sysctls: { "net.ipv4.ip_forward": "1", "net.ipv4.vs.conntrack": "1" },
+      modules: ["nf_conntrack", "xt_ipvs"],
+    });
+  });
+
+  it("DR and TUN: nothing beyond the entry, so no claim", () => {
+    expect(directorClaimFor({ forwarding: "dr" })).toBeUndefined();
+    expect(directorClaimFor({ forwarding: "tun" })).toBeUndefined();
   });
 });

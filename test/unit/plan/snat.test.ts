@@ -1,5 +1,7 @@
 import { parseSnatRules } from "../../../provider/facts/snat-rules";
-import { planSnatRule, planSnatRuleRemoval } from "../../../provider/plan/snat";
+import { planSnatRemoval, planSnatRule, planSnatRuleRemoval } from "../../../provider/plan/snat";
+import { renderSnatRule } from "../../../provider/render/snat-rules";
+import { snatFragmentPath } from "../../../provider/model/host-paths";
 
 const rule = { vip: "198.51.100.43", port: 80, rip: "198.51.100.21", toSource: "198.51.100.11" };
 
@@ -52,5 +54,30 @@ describe("fullnat SNAT rule", () => {
     const after = live.filter((r) => r.rip !== rule.rip);
     expect(planSnatRule(other, after)).toEqual([]);
     expect(planSnatRuleRemoval(rule, after)).toEqual([]);
+  });
+});
+
+describe("a real server's SNAT rule removed", () => {
+  const path = snatFragmentPath("tcp:198.51.100.43:80/198.51.100.21:80");
+  const live = parseSnatRules(
+    "-P POSTROUTING ACCEPT\n" +
+      "-A POSTROUTING -d 198.51.100.21/32 -m ipvs --vaddr 198.51.100.43 --vport 80 -j SNAT --to-source 198.51.100.11\n",
+  );
+  // A file an earlier version wrote under another name (plan/former-files.ts found it is this rule's).
+  const former = { path: `${path}.former`, content: renderSnatRule(rule) };
+
+  it("its boot file and the one under its former name go, then the rule", () => {
+    expect(planSnatRemoval(rule, path, false, { rules: live, fragment: renderSnatRule(rule) }, former)).toEqual([
+      `rm -f ${path}`,
+      `rm -f ${former.path}`,
+      "iptables -w -t nat -D POSTROUTING -d 198.51.100.21/32 -m ipvs --vaddr 198.51.100.43/32 --vport 80 -j SNAT --to-source 198.51.100.11",
+    ]);
+  });
+
+  it("an update keeping a rule of that key keeps the file (it is rewritten); what is gone already is not touched", () => {
+    expect(planSnatRemoval(rule, path, true, { rules: live, fragment: renderSnatRule(rule) }, undefined)).toEqual([
+      "iptables -w -t nat -D POSTROUTING -d 198.51.100.21/32 -m ipvs --vaddr 198.51.100.43/32 --vport 80 -j SNAT --to-source 198.51.100.11",
+    ]);
+    expect(planSnatRemoval(rule, path, false, { rules: [], fragment: null }, undefined)).toEqual([]);
   });
 });
