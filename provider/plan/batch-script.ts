@@ -4,7 +4,7 @@
 // `ipvsadm -R`. The order within each group holds: its files first (they only act at boot or on a reload), then its
 // steps before its IPVS commands, its IPVS commands, its steps after them.
 import { modeBits, stageDir } from "./files";
-import { OwnedFile, Step, stepAudit } from "./step";
+import { OwnedFile, Step, stepAudit, stepFile } from "./step";
 import { restoreLine } from "../model/ipvsadm";
 import { command, quote } from "../model/shell";
 
@@ -26,7 +26,7 @@ function partsOf(steps: Step[], writtenPaths: Set<string>): GroupParts {
   const parts: GroupParts = { writes: [], removals: [], before: [], ipvs: [], after: [] };
   for (const step of steps) {
     const removed = typeof step === "object" && "remove" in step ? step.remove : undefined;
-    const file = typeof step === "object" && "file" in step ? step.file : undefined;
+    const file = stepFile(step);
     const line = typeof step === "object" && "ipvsadm" in step ? restoreLine(step) : undefined;
     if (file && file.content !== null && !writtenPaths.has(file.path)) {
       writtenPaths.add(file.path);

@@ -213,6 +213,13 @@ export interface HaPairState {
   keepalived: Record<PairRole, string>;
 }
 
+/** A member's fingerprint in the stored outputs (`keepalived`, as any earlier version wrote them); "" when none. */
+function recordedFingerprint(outputs: Record<string, unknown>, role: PairRole): string {
+  const stored = outputs.keepalived;
+  const value = stored && typeof stored === "object" ? Object.fromEntries(Object.entries(stored))[role] : undefined;
+  return typeof value === "string" ? value : "";
+}
+
 /** One member as a refresh reads it: its keepalived.conf, whether keepalived runs, whether it holds the first VIP. */
 export interface MemberReading {
   conf: string | null;
@@ -228,14 +235,14 @@ export interface MemberReading {
 export function pairStateOf(
   inputs: HaPairInputs,
   members: (MemberReading | undefined)[],
-  recorded?: HaPairState,
+  recorded: Record<string, unknown> = {},
 ): HaPairState | undefined {
   const id = haPairId(inputs);
   if (!members.some((m) => m !== undefined && m.conf !== null && markedPair(m.conf) === id)) return undefined;
   const holders = ROLES.filter((_, i) => members[i]?.holds).map((role) => inputs[role].connection.host);
   const fingerprint = (i: number) => {
     const member = members[i];
-    return member ? keepalivedFingerprint(member.conf, member.active) : (recorded?.keepalived?.[ROLES[i]] ?? "");
+    return member ? keepalivedFingerprint(member.conf, member.active) : recordedFingerprint(recorded, ROLES[i]);
   };
   return {
     master: holders.length === 1 ? holders[0] : "",

@@ -40,3 +40,8 @@ export function auditLines(step: Step): string[] {
   if (typeof step === "string" || !("audit" in step)) return [stepRun(step)];
   return typeof step.audit === "string" ? [step.audit] : step.audit;
 }
+
+/** The file a write step writes; undefined for any other step. */
+export function stepFile(step: Step): OwnedFile | undefined {
+  return typeof step === "object" && "file" in step ? step.file : undefined;
+}

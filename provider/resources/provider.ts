@@ -1,5 +1,5 @@
 import * as pulumi from "@pulumi/pulumi";
-import type { ResourceKind } from "../runtime/diff";
+import type { ResourceKind } from "../kinds/registry";
 
 // One provider object per kind for the whole program: the SDK caches a provider's serialization by object, and a
 // new object per resource would be serialized again for each (closure capture costs ms of CPU per resource).

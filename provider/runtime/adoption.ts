@@ -2,11 +2,8 @@
 // director: check and diff read no host (a preview needs no SSH), so the preview says where adoption can happen, and
 // the apply reports each entry it does take over (operations/ownership.ts).
 import { hostKey } from "../schemas/connection";
-import { entryKey, ResourceKind } from "./diff";
-
-type Props = Record<string, unknown>;
-
-const ENTRY: Partial<Record<ResourceKind, string>> = { virtualService: "virtual service", realServer: "real server" };
+import { Kind, Props } from "../kinds/kind";
+import { entryKey } from "./diff";
 
 function directorsOf(props: Props): { host: string; port?: number }[] {
   return Array.isArray(props.directors) ? (props.directors as { host: string; port?: number }[]) : [];
@@ -18,8 +15,8 @@ function directorsOf(props: Props): { host: string; port?: number }[] {
  * `olds` then holds no inputs) and the directors an update adds; elsewhere the entry is already ours. Undefined when
  * nothing can be adopted.
  */
-export function adoptionNotice(kind: ResourceKind, olds: Props, news: Props): string | undefined {
-  const what = ENTRY[kind];
+export function adoptionNotice(kind: Kind<Props>, olds: Props, news: Props): string | undefined {
+  const what = kind.adopts;
   if (what === undefined || news.adopt !== true) return undefined;
   const before = new Set(directorsOf(olds).map(hostKey));
   const reached = directorsOf(news).filter((director) => !before.has(hostKey(director)));

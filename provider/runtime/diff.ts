@@ -1,15 +1,8 @@
 // diff() is pure: it compares the old outputs with the new, checked inputs (and the hosts the operator listed as
-// down) and never opens SSH. `__provider` is ignored so that upgrading this library shows no change.
-
-import { destinationKey, serviceKey } from "../model/ipvs";
-import { desiredDestination, desiredServiceId } from "../plan/desired-entries";
-import { expectedKeepalived } from "../plan/ha-pair";
-import { knownDown } from "../operations/unreachable";
-import { haPairInputsSchema } from "../schemas/ha-pair";
-import { realServerInputsSchema } from "../schemas/real-server";
-import { virtualServiceInputsSchema } from "../schemas/virtual-service";
-
-export type ResourceKind = "director" | "virtualService" | "realServer" | "haPair";
+// down) and never opens SSH. `__provider` is ignored so that upgrading this library shows no change. What replaces,
+// what is computed and what drift looks like is each kind's policy (kinds/<kind>/policy.ts).
+import { Kind, Props } from "../kinds/kind";
+import { kindOf, ResourceKind } from "../kinds/registry";
 
 export interface ResourceDiff {
   changes: boolean;
@@ -17,82 +10,36 @@ export interface ResourceDiff {
   deleteBeforeReplace: boolean;
 }
 
-/** Inputs whose change means another entry (another host, service or destination): replace, never edit. */
-const IDENTITY: Record<ResourceKind, string[]> = {
-  // A director on another address is updated, not replaced: the update gives up the old host only when it is
-  // another machine (a second name of the same one must not lose its setup).
-  director: [],
-  virtualService: ["protocol", "address", "port", "fwmark", "family"],
-  realServer: ["service", "address", "port"],
-  // An HA pair is updated in place, whatever changes (kinds/ha-pair/apply.ts): a replacement would stop keepalived
-  // on both members before the new pair even started. The update keeps one member holding the VIPs throughout and
-  // gives up a member only when it is another machine.
-  haPair: [],
-};
-
 /**
- * The key of the entry on the host. Inputs written differently (a port spelled out, an IPv6 address in upper case, a
- * fwmark family made explicit) with the same key are the same entry: replacing it would create nothing and then
- * delete the live entry.
+ * The key of the entry on the host; undefined when the kind has none or the inputs are not complete yet (unknown in
+ * a preview). Inputs written differently (a port spelled out, an IPv6 address in upper case, a fwmark family made
+ * explicit) with the same key are the same entry: replacing it would create nothing and then delete the live entry.
  */
-const ENTRY_KEY: Partial<Record<ResourceKind, (inputs: Record<string, unknown>) => string>> = {
-  virtualService: (inputs) => serviceKey(desiredServiceId(virtualServiceInputsSchema().parse(inputs))),
-  realServer: (inputs) => {
-    const dest = desiredDestination(realServerInputsSchema().parse(inputs));
-    return destinationKey(dest.service, dest.address, dest.port);
-  },
-};
-
-/** Undefined when the kind has no key or the inputs are not complete yet (unknown in a preview). */
-export function entryKey(kind: ResourceKind, inputs: Record<string, unknown>): string | undefined {
+export function entryKey(kind: Kind<Props>, inputs: Props): string | undefined {
+  if (!kind.entryKey) return undefined;
   try {
-    return ENTRY_KEY[kind]?.(inputs);
+    return kind.entryKey(kind.schema().parse(inputs));
   } catch {
     return undefined;
   }
 }
-
-/** Values computed by the provider, not inputs. */
-export const COMPUTED: Record<ResourceKind, string[]> = {
-  director: ["kernelRelease", "ipvsadmVersion", "schedulers", "table"],
-  virtualService: ["missingFrom"],
-  realServer: ["missingFrom", "health"],
-  haPair: ["master", "keepalived"],
-};
 
 export const PROVIDER_KEY = "__provider";
 /** The resource's URN, for its log lines (runtime/resource-log.ts); not an input of the entry. */
 export const URN_KEY = "__urn";
 
 /** The inputs among stored outputs or registered properties: without `__provider`, `__urn` and computed values. */
-export function inputsOnly(kind: ResourceKind, props: Record<string, unknown>): Record<string, unknown> {
-  const ignored = new Set([PROVIDER_KEY, URN_KEY, ...COMPUTED[kind]]);
+export function inputsOnly(kind: Kind<Props>, props: Props): Props {
+  const ignored = new Set([PROVIDER_KEY, URN_KEY, ...kind.computed]);
   return Object.fromEntries(Object.entries(props).filter(([key]) => !ignored.has(key)));
 }
 
-/**
- * Live state a kind reports (refresh) that its inputs determine: a difference is drift the next apply repairs.
- * Inputs that cannot be rendered yet (unknown in a preview) compare as no drift.
- */
-const EXPECTED_LIVE: Partial<Record<ResourceKind, (inputs: Record<string, unknown>) => Record<string, unknown>>> = {
-  // Every director of the entry lists it (refresh names those that do not).
-  virtualService: () => ({ missingFrom: undefined }),
-  realServer: () => ({ missingFrom: undefined }),
-  // With a member listed as down (operations/unreachable.ts), the other is expected to hold the VIPs for both: an up
-  // during the outage raises it, the first up after it declares both again.
-  haPair: (inputs) => {
-    const pair = haPairInputsSchema().parse(inputs);
-    const down = (["primary", "backup"] as const).find((role) => knownDown(pair[role].connection));
-    return { keepalived: expectedKeepalived(pair, down) };
-  },
-};
-
-function drifted(kind: ResourceKind, olds: Record<string, unknown>, news: Record<string, unknown>): string[] {
-  const expect = EXPECTED_LIVE[kind];
-  if (!expect) return [];
-  let expected: Record<string, unknown>;
+/** Stored live values that differ from what the inputs determine; none when the inputs cannot be rendered yet. */
+function drifted(kind: Kind<Props>, olds: Props, news: Props): string[] {
+  if (!kind.expectedLive) return [];
+  let expected: Props;
   try {
-    expected = expect(inputsOnly(kind, news));
+    expected = kind.expectedLive(() => kind.schema().parse(inputsOnly(kind, news)));
   } catch {
     return [];
   }
@@ -101,11 +48,8 @@ function drifted(kind: ResourceKind, olds: Record<string, unknown>, news: Record
   );
 }
 
-export function diffResource(
-  kind: ResourceKind,
-  oldProps: Record<string, unknown>,
-  newProps: Record<string, unknown>,
-): ResourceDiff {
+export function diffResource(name: ResourceKind, oldProps: Props, newProps: Props): ResourceDiff {
+  const kind = kindOf(name);
   const olds = inputsOnly(kind, oldProps);
   const news = inputsOnly(kind, newProps);
   const keys = new Set([...Object.keys(olds), ...Object.keys(news)]);
@@ -117,7 +61,7 @@ export function diffResource(
   const sameEntry = key !== undefined && key === entryKey(kind, news);
   const replaces = sameEntry
     ? []
-    : IDENTITY[kind].filter((path) => canonical(at(olds, path)) !== canonical(at(news, path)));
+    : kind.replaceOn.filter((path) => canonical(at(olds, path)) !== canonical(at(news, path)));
   // A new identity is a new key on the director, so the replacement can exist beside the old entry: create first.
   return {
     changes: changed.length > 0,

@@ -6,13 +6,12 @@ import { unreachableHost, warnUnreachable } from "../operations/unreachable";
 import { checkInputs } from "../schemas/check-inputs";
 import { log, setLogger } from "../remote";
 import { adoptionNotice } from "./adoption";
-import { diffResource, inputsOnly, PROVIDER_KEY, ResourceDiff, ResourceKind, URN_KEY } from "./diff";
-import { HANDLERS } from "./handlers";
+import { Kind, Props } from "../kinds/kind";
+import { kindOf, ResourceKind } from "../kinds/registry";
+import { diffResource, inputsOnly, PROVIDER_KEY, ResourceDiff, URN_KEY } from "./diff";
 import { asResource, connectLogToEngine, resourceLogger } from "./resource-log";
 
-export type { ResourceKind } from "./diff";
-
-type Props = Record<string, unknown>;
+export type { ResourceKind } from "../kinds/registry";
 
 const UNKNOWN = "04da6b54-80e4-46f7-96ec-b56ff0331ba9";
 
@@ -27,17 +26,18 @@ function containsUnknown(value: unknown): boolean {
 }
 
 /** The stored outputs hold the checked inputs; this recovers them for operations. */
-function inputsOf(kind: ResourceKind, props: Props): Props {
-  return HANDLERS[kind].schema().parse(inputsOnly(kind, props)) as Props;
+function inputsOf(kind: Kind<Props>, props: Props): Props {
+  return kind.schema().parse(inputsOnly(kind, props));
 }
 
-export async function check(kind: ResourceKind, olds: Props, news: Props) {
+export async function check(name: ResourceKind, olds: Props, news: Props) {
+  const kind = kindOf(name);
   // Values other resources have not computed yet (preview) are checked once they are known.
   if (containsUnknown(news)) return { inputs: news, failures: [] };
-  const result = checkInputs(HANDLERS[kind].schema() as never, inputsOnly(kind, news));
-  if (result.failures.length > 0) return { inputs: news, failures: result.failures };
+  const result = checkInputs(kind.schema(), inputsOnly(kind, news));
+  if (result.inputs === undefined) return { inputs: news, failures: result.failures };
   const passed = { [PROVIDER_KEY]: news[PROVIDER_KEY], ...(news[URN_KEY] ? { [URN_KEY]: news[URN_KEY] } : {}) };
-  const inputs = result.inputs as unknown as Props;
+  const inputs = result.inputs;
   // Check runs in every preview, with no olds for a new entry (create, replacement) and the old inputs otherwise.
   const adoption = adoptionNotice(kind, inputsOnly(kind, olds), inputs);
   if (adoption) await asResource(news[URN_KEY], async () => log().warn(adoption));
@@ -60,36 +60,38 @@ function actorOf(props: Props, former?: Props, undo?: boolean): Actor {
   return { urn: urn(props) ?? urn(former), ...(formerUrn ? { formerUrn } : {}), ...(undo ? { undo } : {}) };
 }
 
-export function create(kind: ResourceKind, props: Props) {
+export function create(name: ResourceKind, props: Props) {
+  const kind = kindOf(name);
   return asResource(props[URN_KEY], async () => {
     const inputs = inputsOf(kind, props);
-    const handler = HANDLERS[kind];
     try {
-      const computed = await handler.apply(inputs, actorOf(props));
-      return { id: handler.id(inputs), outs: { ...inputs, ...computed, ...urnOf(props) } };
+      const computed = await kind.apply(inputs, actorOf(props));
+      return { id: kind.id(inputs), outs: { ...inputs, ...computed, ...urnOf(props) } };
     } catch (error) {
       // A failed create leaves nothing behind: undo what it added (an entry it only adopted or shares stays live),
       // then report the first failure.
-      await handler.remove(inputs, actorOf(props, undefined, true)).catch(() => undefined);
+      await kind.remove(inputs, actorOf(props, undefined, true)).catch(() => undefined);
       throw error;
     }
   });
 }
 
-export function update(kind: ResourceKind, _id: string, olds: Props, news: Props) {
+export function update(name: ResourceKind, _id: string, olds: Props, news: Props) {
+  const kind = kindOf(name);
   return asResource(news[URN_KEY] ?? olds[URN_KEY], async () => {
     const inputs = inputsOf(kind, news);
-    const computed = await HANDLERS[kind].apply(inputs, actorOf(news, olds), inputsOf(kind, olds));
+    const computed = await kind.apply(inputs, actorOf(news, olds), inputsOf(kind, olds));
     return { outs: { ...inputs, ...computed, ...urnOf(news) } };
   });
 }
 
-export function read(kind: ResourceKind, id: string, props: Props) {
+export function read(name: ResourceKind, id: string, props: Props) {
+  const kind = kindOf(name);
   return asResource(props[URN_KEY], async () => {
     const stored = inputsOnly(kind, props);
     let live: Props | undefined;
     try {
-      live = await HANDLERS[kind].read(inputsOf(kind, props), props);
+      live = await kind.read(inputsOf(kind, props), props);
     } catch (error) {
       // No host of the resource answers (an outage): the refresh goes on, this resource as last known.
       const unreachable = unreachableHost(error);
@@ -104,6 +106,7 @@ export function read(kind: ResourceKind, id: string, props: Props) {
   });
 }
 
-export function remove(kind: ResourceKind, _id: string, props: Props): Promise<void> {
-  return asResource(props[URN_KEY], () => HANDLERS[kind].remove(inputsOf(kind, props), actorOf(props)));
+export function remove(name: ResourceKind, _id: string, props: Props): Promise<void> {
+  const kind = kindOf(name);
+  return asResource(props[URN_KEY], () => kind.remove(inputsOf(kind, props), actorOf(props)));
 }

@@ -53,8 +53,6 @@ import { ConnectionSpec, log, registerSecret } from "../../remote";
 /** The HA pair resources (URNs) that own a member's keepalived setup (plan/owners.ts). */
 const PAIR_OWNERS = ownersPath("ha-pair");
 
-export type { HaPairState };
-
 function keepalivedFacts() {
   return {
     ...checkerFacts(),
@@ -297,7 +295,10 @@ async function awaitOneMaster(inputs: HaPairInputs, expected: string | undefined
 }
 
 /** Who holds the VIPs and what keepalived runs with (pairStateOf): each member that answers is read. */
-export async function readHaPair(inputs: HaPairInputs, recorded?: HaPairState): Promise<HaPairState | undefined> {
+export async function readHaPair(
+  inputs: HaPairInputs,
+  recorded: Record<string, unknown> = {},
+): Promise<HaPairState | undefined> {
   registerPairSecrets(inputs);
   const id = haPairId(inputs);
   const live = await readReachable(

@@ -3,7 +3,7 @@ import * as fs from "fs";
 import * as os from "os";
 import * as path from "path";
 import { providerFor } from "../../../provider/resources/provider";
-import type { ResourceKind } from "../../../provider/runtime/diff";
+import type { ResourceKind } from "../../../provider/kinds/registry";
 import { Engine, Summary } from "../../harness/engine";
 import { MonitorServer, Severity } from "../../harness/cli/monitor";
 import { makeUrn, PropertyMap, ProviderHost } from "../../harness/provider-host";

@@ -1,6 +1,15 @@
 // Batches on a stand-in director (stand-in-director.ts): the lock and the reads are real SSH to it, change scripts are
 // kept and never run; a chosen IPVS line fails the way ipvsadm does.
 import { command } from "../../../provider/model/shell";
+import { serviceCommand } from "../../../provider/model/ipvsadm";
+import { IpvsService } from "../../../provider/model/ipvs";
+
+const wrr = (vip: string): IpvsService => ({
+  id: { protocol: "tcp", address: vip, port: 80 },
+  scheduler: "wrr",
+  flags: [],
+  onePacket: false,
+});
 import { applyBatch, hostBatcher } from "../../../provider/operations/host-batch";
 import { withHost } from "../../../provider/operations/session";
 import { DONE, ItemOutcome, planBatch } from "../../../provider/plan/host-batch";
@@ -56,7 +65,7 @@ test("a batch that fails as a whole (its runner throws) fails each of its items 
 describe("applyBatch", () => {
   const vips = ["203.0.113.151", "203.0.113.152", "203.0.113.153"];
   const entries = vips.map((vip) => ({ key: `tcp:${vip}:80`, vip }));
-  const planned = () => planBatch(entries, (e) => [command("ipvsadm", "-A", "-t", `${e.vip}:80`, "-s", "wrr")]);
+  const planned = () => planBatch(entries, (e) => [serviceCommand("-A", wrr(e.vip))]);
   const run = (merge: boolean) => withHost(director().connection, (session) => applyBatch(session, planned(), merge));
 
   test("merged: one script, the items' IPVS commands in one ipvsadm -R; all done", async () => {

@@ -14,7 +14,7 @@ import {
   refuseHandBackOnLegacyPair,
 } from "../../../provider/plan/checked-services";
 import { pruneBatchDirs } from "../../../provider/plan/files";
-import { stepAudit } from "../../../provider/plan/step";
+import { stepAudit, stepRun } from "../../../provider/plan/step";
 import {
   LEGACY_CHECKED_ONLY_MARKER,
   renderCheckedInclude,
@@ -180,7 +180,7 @@ describe("a batch's checked items", () => {
   test("only items whose files change are checked, with their programs tested to run; none change: no check", () => {
     const check = planCheckedChangesCheck([{ checked: written }, {}], live({}), [KEY], () => ["service"]);
     expect(check).toMatchObject({ audit: expect.stringContaining("keepalived -t on the checked services") });
-    const run = typeof check === "string" ? check : check!.run;
+    const run = stepRun(check!);
     expect(run).toContain("[ -f /usr/local/bin/check-web ] && [ -x /usr/local/bin/check-web ]");
     expect(run).toContain("rs-198.51.100.21_80.conf");
     expect(

@@ -1,8 +1,8 @@
 import { AGAIN, batchOutcomes, batchSteps, DONE, firstOfEachKey, planBatch } from "../../../provider/plan/host-batch";
 import { command } from "../../../provider/model/shell";
-import { stepAudit } from "../../../provider/plan/step";
+import { Step, stepAudit, stepRun } from "../../../provider/plan/step";
 
-const add = (vip: string) => command("ipvsadm", "-A", "-t", `${vip}:80`, "-s", "wrr");
+const add = (vip: string): Step => ({ ipvsadm: ["-A", "-t", `${vip}:80`, "-s", "wrr"] });
 const arping = (vip: string) => command("arping", "-q", "-U", "-c", "2", "-I", "eth0", vip);
 const entries = ["203.0.113.151", "203.0.113.152", "203.0.113.153"].map((vip) => ({ key: `tcp:${vip}:80`, vip }));
 const failure = (step: number | undefined) => ({ step, error: new Error(`failed at ${step}`) });
@@ -29,7 +29,7 @@ test("merged, the items' IPVS commands go in one ipvsadm -R for all of them; unm
   const planned = planBatch(entries, (e) => [add(e.vip), arping(e.vip)]);
   const merged = batchSteps(planned, true);
   expect(merged.map((m) => m.groups)).toEqual([[0, 1, 2], [0], [1], [2]]);
-  expect(stepAudit(merged[0].step)).toBe(entries.map((e) => add(e.vip)).join("; "));
+  expect(stepAudit(merged[0].step)).toBe(entries.map((e) => stepRun(add(e.vip))).join("; "));
   const unmerged = batchSteps(planned, false);
   expect(unmerged.map((m) => [m.step, m.groups])).toEqual(
     entries.flatMap((e, g) => [

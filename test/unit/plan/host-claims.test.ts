@@ -20,7 +20,7 @@ import {
   storedClaimIds,
 } from "../../../provider/plan/host-claims";
 import { realServerClaim } from "../../../provider/plan/real-server-claim";
-import { Step, stepAudit } from "../../../provider/plan/step";
+import { Step, stepAudit, stepFile } from "../../../provider/plan/step";
 import { renderClaimFile } from "../../../provider/render/claim-file";
 import { realServerInputsSchema } from "../../../provider/schemas/real-server";
 import { hostFixture } from "./host-fixtures";
@@ -57,16 +57,20 @@ function capturedHost(over: Partial<HostClaimsFacts> = {}): HostClaimsFacts {
 }
 
 /** A step as the change log names it, a file write by its path only (its body is checked where it matters). */
-const brief = (step: Step) => (typeof step !== "string" && step.file ? `write ${step.file.path}` : stepAudit(step));
+const brief = (step: Step) => {
+  const file = stepFile(step);
+  return file ? `write ${file.path}` : stepAudit(step);
+};
 
 /** The host once `steps` ran on `facts` (files written, sysctls set, VIPs added), as the next read finds it. */
 function after(steps: Step[], facts: HostClaimsFacts, stored: HostClaim[]): HostClaimsFacts {
   const files = { ...facts.files };
   let originalsFile = facts.originalsFile;
   for (const step of steps) {
-    if (typeof step === "string" || !step.file) continue;
-    if (step.file.path === ORIGINALS_FILE) originalsFile = step.file.content;
-    else files[step.file.path] = step.file.content;
+    const file = stepFile(step);
+    if (!file) continue;
+    if (file.path === ORIGINALS_FILE) originalsFile = file.content;
+    else files[file.path] = file.content;
   }
   const wanted = Object.fromEntries(stored.flatMap((c) => Object.entries(c.sysctls)));
   const vips = stored.flatMap((c) => c.vips);

@@ -2,12 +2,15 @@ import { directoryListingFact } from "../../../provider/facts/files";
 import { IPVS_RESTORE_SCRIPT, IPVS_UNIT_NAME, OWNED_DIRS, unitPath } from "../../../provider/model/host-paths";
 import { BootFacts, installIpvsBoot, planIpvsBootRemoval } from "../../../provider/plan/ipvs-boot";
 import { pruneBatchDirs } from "../../../provider/plan/files";
-import { Step, stepAudit } from "../../../provider/plan/step";
+import { Step, stepAudit, stepFile, stepRun } from "../../../provider/plan/step";
 import { renderIpvsRestoreScript } from "../../../provider/render/ipvs-restore-script";
 import { renderIpvsUnit } from "../../../provider/render/units";
 
 const UNIT = unitPath(IPVS_UNIT_NAME);
-const brief = (step: Step) => (typeof step !== "string" && step.file ? `write ${step.file.path}` : stepAudit(step));
+const brief = (step: Step) => {
+  const file = stepFile(step);
+  return file ? `write ${file.path}` : stepAudit(step);
+};
 const fresh: BootFacts = { bootScript: null, bootUnit: null, bootEnabled: false };
 const installed: BootFacts = { bootScript: renderIpvsRestoreScript(), bootUnit: renderIpvsUnit(), bootEnabled: true };
 // `ls -1` of a folder, as directoryListingFact reads it.
@@ -39,7 +42,7 @@ test("the boot replay stays while any fragment of ours or the timeouts file is l
 });
 
 test("nothing left: disabled, its files removed, our emptied folders pruned; gone already, nothing", () => {
-  expect(planIpvsBootRemoval({ ...installed, ...nothingLeft, ipvsFragments: listing("") })).toEqual([
+  expect(planIpvsBootRemoval({ ...installed, ...nothingLeft, ipvsFragments: listing("") }).map(stepRun)).toEqual([
     `systemctl disable --quiet ${IPVS_UNIT_NAME}`,
     `rm -f ${IPVS_RESTORE_SCRIPT}`,
     `rm -f ${UNIT}`,

@@ -1,3 +1,4 @@
+import { stepRun } from "../../../provider/plan/step";
 import { MarkRule } from "../../../provider/model/mark-rule";
 import { parseMarkRules } from "../../../provider/facts/mark-rules";
 import { planMarkRules, planServiceMarks } from "../../../provider/plan/mark-rules";
@@ -67,7 +68,7 @@ describe("a fwmark service's marks and their boot file", () => {
 
   it("on the captured chain (its rules there, the file written): converged; the file only when it is missing", () => {
     expect(key).toBe("fwm:7");
-    expect(planServiceMarks(key, service, path, false, live, file)).toEqual([]);
+    expect(planServiceMarks(key, service, path, false, live, file).map(stepRun)).toEqual([]);
     expect(planServiceMarks(key, service, path, false, live, null).map(stepAudit)).toEqual([
       expect.stringMatching(`^write ${path} `),
     ]);
@@ -81,7 +82,7 @@ describe("a fwmark service's marks and their boot file", () => {
   });
 
   it("removed: the file goes, and the service's rules; the others in the chain stay", () => {
-    expect(planServiceMarks(key, service, path, true, live, file)).toEqual([
+    expect(planServiceMarks(key, service, path, true, live, file).map(stepRun)).toEqual([
       `rm -f ${path}`,
       "iptables -w -t mangle -D PREROUTING -d 198.51.100.51/32 -p tcp -m tcp --dport 80 -m comment --comment lvs-pulumi:fwm:7 -j MARK --set-mark 7",
       "iptables -w -t mangle -D PREROUTING -d 198.51.100.51/32 -p tcp -m tcp --dport 8000:8100 -m comment --comment lvs-pulumi:fwm:7 -j MARK --set-mark 7",

@@ -1,3 +1,4 @@
+import { stepRun } from "../../../provider/plan/step";
 import { parseSnatRules } from "../../../provider/facts/snat-rules";
 import { planSnatRemoval, planSnatRule, planSnatRuleRemoval } from "../../../provider/plan/snat";
 import { renderSnatRule } from "../../../provider/render/snat-rules";
@@ -67,7 +68,9 @@ describe("a real server's SNAT rule removed", () => {
   const former = { path: `${path}.former`, content: renderSnatRule(rule) };
 
   it("its boot file and the one under its former name go, then the rule", () => {
-    expect(planSnatRemoval(rule, path, false, { rules: live, fragment: renderSnatRule(rule) }, former)).toEqual([
+    expect(
+      planSnatRemoval(rule, path, false, { rules: live, fragment: renderSnatRule(rule) }, former).map(stepRun),
+    ).toEqual([
       `rm -f ${path}`,
       `rm -f ${former.path}`,
       "iptables -w -t nat -D POSTROUTING -d 198.51.100.21/32 -m ipvs --vaddr 198.51.100.43/32 --vport 80 -j SNAT --to-source 198.51.100.11",
@@ -75,9 +78,11 @@ describe("a real server's SNAT rule removed", () => {
   });
 
   it("an update keeping a rule of that key keeps the file (it is rewritten); what is gone already is not touched", () => {
-    expect(planSnatRemoval(rule, path, true, { rules: live, fragment: renderSnatRule(rule) }, undefined)).toEqual([
+    expect(
+      planSnatRemoval(rule, path, true, { rules: live, fragment: renderSnatRule(rule) }, undefined).map(stepRun),
+    ).toEqual([
       "iptables -w -t nat -D POSTROUTING -d 198.51.100.21/32 -m ipvs --vaddr 198.51.100.43/32 --vport 80 -j SNAT --to-source 198.51.100.11",
     ]);
-    expect(planSnatRemoval(rule, path, false, { rules: [], fragment: null }, undefined)).toEqual([]);
+    expect(planSnatRemoval(rule, path, false, { rules: [], fragment: null }, undefined).map(stepRun)).toEqual([]);
   });
 });

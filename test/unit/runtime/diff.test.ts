@@ -1,3 +1,4 @@
+import { kindOf } from "../../../provider/kinds/registry";
 import { expectedKeepalived } from "../../../provider/plan/ha-pair";
 import { inputsOnly, diffResource } from "../../../provider/runtime/diff";
 import { haPairInputsSchema } from "../../../provider/schemas/ha-pair";
@@ -68,8 +69,8 @@ describe("diffResource", () => {
 
 test("inputsOnly drops the provider and what the provider computed for that kind only", () => {
   const props = { __provider: "p", connection: { host: "a" }, table: {}, weight: 1 };
-  expect(inputsOnly("director", props)).toEqual({ connection: { host: "a" }, weight: 1 });
-  expect(inputsOnly("realServer", props)).toEqual({ connection: { host: "a" }, table: {}, weight: 1 });
+  expect(inputsOnly(kindOf("director"), props)).toEqual({ connection: { host: "a" }, weight: 1 });
+  expect(inputsOnly(kindOf("realServer"), props)).toEqual({ connection: { host: "a" }, table: {}, weight: 1 });
 });
 
 test("an HA pair is updated in place, also on another member or VRID (a replacement stops both members)", () => {
@@ -111,7 +112,7 @@ test("a service or real server that refresh found missing from one of its direct
   });
   const rs = { directors: service.directors, service, address: "198.51.100.21" };
   expect(diffResource("realServer", { ...rs, ...missing }, rs).changes).toBe(true);
-  expect(inputsOnly("realServer", { ...rs, ...missing })).toEqual(rs);
+  expect(inputsOnly(kindOf("realServer"), { ...rs, ...missing })).toEqual(rs);
 });
 
 test("an HA pair whose member host is written differently (case, IPv6 form, default port) is the same pair", () => {

@@ -1,0 +1,24 @@
+// A Director: the IPVS host (packages, modules, sysctls, timeouts, boot replay), identified by its connection.
+import { connectionKey } from "../../remote";
+import { directorInputsSchema, DirectorInputs } from "../../schemas/director";
+import { sameMachine } from "../../operations/directors";
+import { Kind } from "../kind";
+import { applyDirector, readDirector, removeDirector } from "./apply";
+
+export const directorKind: Kind<DirectorInputs> = {
+  schema: directorInputsSchema,
+  id: (inputs) => `director:${connectionKey(inputs.connection)}`,
+  // Another address is an update, not a replacement: the update gives up the old host only when it is another
+  // machine (a second name of the same one must not lose its setup).
+  replaceOn: [],
+  computed: ["kernelRelease", "ipvsadmVersion", "schedulers", "table"],
+  async apply(inputs, actor, previous) {
+    const facts = await applyDirector(inputs, actor);
+    if (previous && !(await sameMachine(previous.connection, inputs.connection))) await removeDirector(previous, actor);
+    return { ...facts };
+  },
+  async read(inputs) {
+    return { ...(await readDirector(inputs)) };
+  },
+  remove: (inputs, actor) => removeDirector(inputs, actor),
+};
