@@ -9,6 +9,7 @@ module.exports = {
       testEnvironment: "node",
       transform: tsJest,
       testMatch: ["<rootDir>/test/unit/**/*.test.ts"],
+      setupFilesAfterEnv: ["<rootDir>/test/unit/timeout.js"],
     },
     {
       displayName: "e2e",
