@@ -1,22 +1,9 @@
-import * as pulumi from "@pulumi/pulumi";
+import type { z } from "zod";
+import type { connectionSchema } from "../schemas/connection";
+import type { InputShape } from "./args";
 
-/** How to reach a host over SSH; the same shape as @pulumi/command's remote Connection, plus sudo and host key pinning. */
-export interface ConnectionArgs {
-  host: pulumi.Input<string>;
-  port?: pulumi.Input<number>;
-  user?: pulumi.Input<string>;
-  password?: pulumi.Input<string>;
-  privateKey?: pulumi.Input<string>;
-  privateKeyPassword?: pulumi.Input<string>;
-  agentSocketPath?: pulumi.Input<string>;
-  dialErrorLimit?: pulumi.Input<number>;
-  perDialTimeout?: pulumi.Input<number>;
-  /** The jump host (bastion). */
-  proxy?: pulumi.Input<ConnectionArgs>;
-  /** The pinned host key, "SHA256:..." as `ssh-keygen -lf` prints it. */
-  hostKey?: pulumi.Input<string>;
-  knownHostsPath?: pulumi.Input<string>;
-  /** Turns host key verification off: an explicit, visible choice. */
-  insecureSkipHostKeyCheck?: pulumi.Input<boolean>;
-  sudo?: pulumi.Input<boolean>;
-}
+/**
+ * How to reach a host over SSH; the same shape as @pulumi/command's remote Connection, plus sudo and host key
+ * pinning. The fields and their meaning: schemas/connection.ts (the README's Connection table).
+ */
+export type ConnectionArgs = InputShape<z.input<ReturnType<typeof connectionSchema>>>;

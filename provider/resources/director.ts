@@ -1,16 +1,13 @@
 import * as pulumi from "@pulumi/pulumi";
+import type { z } from "zod";
+import type { directorInputsSchema } from "../schemas/director";
+import type { InputShape } from "./args";
 import type { DirectorTable } from "../facts/director-table";
 import { ConnectionArgs } from "./connection";
 import { providerFor, secretInput, urnInput } from "./provider";
 
-export interface DirectorArgs {
-  connection: pulumi.Input<ConnectionArgs>;
-  /** Install ipvsadm with the host's package manager when it is missing (otherwise that is an error). */
-  installPackages?: pulumi.Input<boolean>;
-  /** `ipvsadm --set`, in seconds. */
-  timeouts?: pulumi.Input<{ tcp?: number; tcpFin?: number; udp?: number }>;
-  sysctls?: pulumi.Input<{ expireNodestConn?: boolean; expireQuiescentTemplate?: boolean }>;
-}
+/** The director's inputs as the schema takes them (schemas/director.ts; the README's Director table). */
+export type DirectorArgs = InputShape<z.input<ReturnType<typeof directorInputsSchema>>>;
 
 /** An LVS director: IPVS and its schedulers loaded, sysctls and timeouts set, all of it persisted for boot. */
 export class Director extends pulumi.dynamic.Resource {

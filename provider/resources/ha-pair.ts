@@ -1,57 +1,23 @@
 import * as pulumi from "@pulumi/pulumi";
+import type { z } from "zod";
+import type { haPairInputsSchema } from "../schemas/ha-pair";
+import type { InputShape } from "./args";
 import { DirectorRef, directorConnection } from "./director";
 import { providerFor, secretInput, urnInput } from "./provider";
 
-export interface HAPairMemberArgs {
-  director: DirectorRef;
-  /** The interface VRRP adverts go out on (VIPs land there unless they name another). */
-  interface: pulumi.Input<string>;
-  /** VRRP priority: primary 150, backup 100 by default. */
-  priority?: pulumi.Input<number>;
-  /** Unicast VRRP (multicast filtered): the member's own address on its VRRP interface, one per VIP family. */
-  addresses?: pulumi.Input<pulumi.Input<string>[]>;
-  /** Interfaces keepalived watches (e.g. the uplink): one down puts this member in FAULT. */
-  trackInterfaces?: pulumi.Input<pulumi.Input<string>[]>;
-}
+type HaPairInputs = z.input<ReturnType<typeof haPairInputsSchema>>;
 
-/** A /bin/sh command keepalived runs every intervalSeconds: `fall` failures put the member in FAULT (or apply weight). */
-export interface HAPairTrackScript {
-  command: string;
-  intervalSeconds?: number;
-  timeoutSeconds?: number;
-  fall?: number;
-  rise?: number;
-  weight?: number;
-}
+/** A pair member: a Director resource or a connection, with the member's own settings (schemas/ha-pair.ts). */
+export type HAPairMemberArgs = Omit<InputShape<HaPairInputs["primary"]>, "connection"> & { director: DirectorRef };
 
 /** A VIP, or an address on another interface than the VRRP one. */
-export type FloatingAddress = string | { address: pulumi.Input<string>; interface?: pulumi.Input<string> };
+export type FloatingAddress = InputShape<HaPairInputs["vips"][number]>;
 
-export interface HAPairArgs {
+/** The pair's inputs as the schema takes them (schemas/ha-pair.ts; the README's HAPair table). */
+export type HAPairArgs = Omit<InputShape<HaPairInputs>, "primary" | "backup"> & {
   primary: HAPairMemberArgs;
   backup: HAPairMemberArgs;
-  virtualRouterId: pulumi.Input<number>;
-  /** What keepalived moves to the master: VIPs, or `{address, interface}` (a floating DIP for NAT real servers). */
-  vips: pulumi.Input<pulumi.Input<FloatingAddress>[]>;
-  advertIntervalSeconds?: pulumi.Input<number>;
-  preempt?: pulumi.Input<boolean>;
-  connectionSync?: pulumi.Input<{ enabled?: boolean; interface?: string; syncId?: number }>;
-  trackScripts?: pulumi.Input<pulumi.Input<HAPairTrackScript>[]>;
-  /** /bin/sh commands run on a state change; `any` gets keepalived's arguments (type, name, state, priority). */
-  notify?: pulumi.Input<{ master?: string; backup?: string; fault?: string; stop?: string; any?: string }>;
-  /** Gratuitous ARP (and unsolicited NA) after becoming master and while master. */
-  gratuitousArp?: pulumi.Input<{
-    masterDelaySeconds?: number;
-    masterRepeat?: number;
-    masterRefreshSeconds?: number;
-    masterRefreshRepeat?: number;
-  }>;
-  /** With preempt: how long a returning primary waits before it takes the VIPs back. */
-  preemptDelaySeconds?: pulumi.Input<number>;
-  /** VRRPv2 PASS authentication (IPv4 VIPs only; an output may resolve to none); a secret in state. */
-  authentication?: pulumi.Input<{ type?: "PASS"; password: pulumi.Input<string> } | undefined>;
-  installKeepalived?: pulumi.Input<boolean>;
-}
+};
 
 /**
  * Two directors sharing VIPs with keepalived (VRRP), with IPVS connection sync from master to backup. The services

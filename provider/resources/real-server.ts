@@ -1,36 +1,18 @@
 import * as pulumi from "@pulumi/pulumi";
-import { ConnectionArgs } from "./connection";
+import type { z } from "zod";
+import type { realServerInputsSchema } from "../schemas/real-server";
+import type { InputShape } from "./args";
 import { providerFor, secretInput, urnInput } from "./provider";
-import { HealthCheckArgs, VirtualService } from "./virtual-service";
+import { VirtualService } from "./virtual-service";
 
-export interface RealServerArgs {
-  service: VirtualService;
-  /** The RIP. */
-  address: pulumi.Input<string>;
-  /** Defaults to the service port; must equal it for dr and tun; none for fwmark services. */
-  port?: pulumi.Input<number>;
-  weight?: pulumi.Input<number>;
-  upperThreshold?: pulumi.Input<number>;
-  lowerThreshold?: pulumi.Input<number>;
-  forwarding?: pulumi.Input<"dr" | "nat" | "tun" | "fullnat">;
-  /** fullnat: the director's DIP that client addresses are translated to. */
-  snatSource?: pulumi.Input<string>;
-  /** The real server itself: given, its side is set up too (VIP on lo/tunl0, ARP sysctls, NAT return route). */
-  host?: pulumi.Input<ConnectionArgs>;
-  /** nat: the DIP the real server routes replies through. */
-  directorAddress?: pulumi.Input<string>;
-  /** nat: route only this client prefix via the director (default: the default route). */
-  clientPrefix?: pulumi.Input<string>;
-  /** On delete: weight 0, then up to this many seconds for active connections to end (default 0: at once). */
-  drainSeconds?: pulumi.Input<number>;
-  /** Take over an entry with the same key that a director has and lvs-pulumi did not create (see README). */
-  adopt?: pulumi.Input<boolean>;
-  /** This real server's own check instead of the service's healthCheck (checked services only). */
-  healthCheck?: pulumi.Input<HealthCheckArgs>;
-  /** Checked services: programs (argv) run when this real server passes its check again / fails it. */
-  notifyUp?: pulumi.Input<pulumi.Input<string>[]>;
-  notifyDown?: pulumi.Input<pulumi.Input<string>[]>;
-}
+/**
+ * The real server's inputs as the schema takes them (schemas/real-server.ts; the README's RealServer table), under
+ * its VirtualService resource: the service's identity and directors come from there.
+ */
+export type RealServerArgs = Omit<
+  InputShape<z.input<ReturnType<typeof realServerInputsSchema>>>,
+  "directors" | "service" | "serviceChecked"
+> & { service: VirtualService };
 
 /** A real server behind a virtual service, on every director of that service. */
 export class RealServer extends pulumi.dynamic.Resource {

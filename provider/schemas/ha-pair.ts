@@ -56,8 +56,10 @@ function memberSchema(defaultPriority: number) {
 
 // A VIP is an address, or an address on another interface than the VRRP one (a floating DIP on the NAT side).
 export function floatingAddressSchema() {
+  // The argument's type is what the schema takes (z.input), and so the FloatingAddress a program writes.
   return z.preprocess(
-    (value) => (typeof value === "string" ? { address: value } : value),
+    (value: string | { address: string; interface?: string }) =>
+      typeof value === "string" ? { address: value } : value,
     z.object({
       address: endpointAddressField(),
       interface: interfaceNameField().optional(),
