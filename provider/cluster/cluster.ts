@@ -4,7 +4,8 @@ import { Director } from "../resources/director";
 import { HAPair } from "../resources/ha-pair";
 import { RealServer } from "../resources/real-server";
 import { VirtualService } from "../resources/virtual-service";
-import { hostPort } from "../model/ip";
+import { serviceKey } from "../model/ipvs";
+import type { Protocol } from "../model/vocabulary";
 import { ClusterHaPair, ClusterService, ClusterTopology } from "./topology";
 
 export interface LvsClusterDirectorInfo {
@@ -103,7 +104,7 @@ export class LvsCluster extends pulumi.ComponentResource {
       );
     }
 
-    this.vips = pulumi.all(Object.values(this.serviceResources).map(serviceKey));
+    this.vips = pulumi.all(Object.values(this.serviceResources).map(serviceKeyOf));
     const directorInfo = pulumi.all(
       Object.fromEntries(
         Object.entries(this.directorResources).map(([directorName, director]) => [
@@ -168,10 +169,15 @@ function servedVips(spec: ClusterService): pulumi.Output<string[]> {
     .apply(([address, match]) => (address !== undefined ? [address] : (match?.addresses ?? [])));
 }
 
-function serviceKey(service: VirtualService): pulumi.Output<string> {
+/** The service's key as the provider keys its entry (`tcp:203.0.113.10:80`, `fwm:5`, `fwm6:5`). */
+function serviceKeyOf(service: VirtualService): pulumi.Output<string> {
   return pulumi
-    .all([service.protocol, service.address, service.port, service.fwmark])
-    .apply(([protocol, address, port, fwmark]) =>
-      fwmark !== undefined && fwmark !== null ? `fwm:${fwmark}` : `${protocol}:${hostPort(address ?? "", port ?? 0)}`,
+    .all([service.protocol, service.address, service.port, service.fwmark, service.family])
+    .apply(([protocol, address, port, fwmark, family]) =>
+      serviceKey(
+        fwmark !== undefined && fwmark !== null
+          ? { fwmark, family: family === "inet6" ? "inet6" : "inet" }
+          : { protocol: protocol as Protocol, address: address ?? "", port: port ?? 0 },
+      ),
     );
 }

@@ -3,7 +3,7 @@
 import type * as pulumi from "@pulumi/pulumi";
 import * as ipaddr from "ipaddr.js";
 import { z } from "zod";
-import { CheckFailure, checkInputs } from "../schemas/check-inputs";
+import { CheckFailure, validateInputs } from "../schemas/validate-inputs";
 import { directorInputsSchema } from "../schemas/director";
 import { floatingAddressSchema, haPairInputsSchema, haPairMemberFields } from "../schemas/ha-pair";
 import { cidrFamily, canonicalIp } from "../model/ip";
@@ -131,7 +131,7 @@ function checkTopology(topology: TopologyConfig, ctx: z.core.$RefinementCtx): vo
     }
     checkVip(topology.subnets, service, at, issue);
     checkPairServices(topology, name, service, issue);
-    const key = serviceKey(service);
+    const key = serviceDescription(service);
     const first = taken.get(key);
     if (first)
       issue(
@@ -238,7 +238,7 @@ function checkHaPairs(topology: TopologyConfig, issue: Issue, reported: Set<stri
   }
 }
 
-function serviceKey(service: ServiceConfig): string {
+function serviceDescription(service: ServiceConfig): string {
   if (service.fwmark !== undefined) return `fwmark ${service.fwmark} (${service.family ?? "inet"})`;
   return `${service.protocol} ${canonicalIp(service.address ?? "")} port ${service.port}`;
 }
@@ -296,10 +296,10 @@ export interface TopologyCheck {
 
 /** Validates a topology config; each failure's property and reason name the full config key. */
 export function checkTopologyConfig(raw: unknown, key = TOPOLOGY_KEY): TopologyCheck {
-  const result = checkInputs(topologyConfigSchema(), raw);
+  const result = validateInputs(topologyConfigSchema(), raw);
   const failures = result.failures.map((failure) => {
     const property = configKey(key, failure.property);
-    // checkInputs starts each reason with the property path (or "inputs" for the whole value).
+    // validateInputs starts each reason with the property path (or "inputs" for the whole value).
     const rest = failure.reason.slice((failure.property || "inputs").length);
     return { property, reason: `${property}${rest}` };
   });

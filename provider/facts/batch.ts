@@ -2,7 +2,7 @@ import { Fact } from "./fact";
 
 // Several facts in one SSH round trip: each command's stdout follows a marker line, and its exit code is kept.
 
-const MARKER = "@@lvs-pulumi-fact@@";
+const FACT_SEPARATOR = "@@lvs-pulumi-fact@@";
 
 type Facts = Record<string, Fact<unknown>>;
 export type FactValues<F extends Facts> = { [K in keyof F]: F[K] extends Fact<infer T> ? T : never };
@@ -11,8 +11,8 @@ export function batchCommand(facts: Facts): string {
   return Object.entries(facts)
     .map(
       ([name, fact]) =>
-        `printf '\\n${MARKER} %s\\n' ${name}; ${fact.inShell ? `{ ${fact.command}; }` : `( ${fact.command} )`}; ` +
-        `printf '\\n${MARKER} rc=%s\\n' $?`,
+        `printf '\\n${FACT_SEPARATOR} %s\\n' ${name}; ${fact.inShell ? `{ ${fact.command}; }` : `( ${fact.command} )`}; ` +
+        `printf '\\n${FACT_SEPARATOR} rc=%s\\n' $?`,
     )
     .join("\n");
 }
@@ -31,10 +31,10 @@ export class FactReadError extends Error {
 export function parseBatch<F extends Facts>(facts: F, stdout: string): FactValues<F> {
   const values: Record<string, unknown> = {};
   for (const [name, fact] of Object.entries(facts)) {
-    const start = stdout.indexOf(`\n${MARKER} ${name}\n`);
+    const start = stdout.indexOf(`\n${FACT_SEPARATOR} ${name}\n`);
     if (start < 0) throw new Error(`fact ${name}: no output section`);
-    const bodyStart = start + MARKER.length + name.length + 3;
-    const end = stdout.indexOf(`\n${MARKER} rc=`, bodyStart);
+    const bodyStart = start + FACT_SEPARATOR.length + name.length + 3;
+    const end = stdout.indexOf(`\n${FACT_SEPARATOR} rc=`, bodyStart);
     const rc = Number(/rc=(\d+)/.exec(stdout.slice(end))?.[1]);
     if (rc !== 0) throw new FactReadError(name, fact.command, rc);
     values[name] = fact.parse(stdout.slice(bodyStart, end));

@@ -20,15 +20,15 @@ export function withThresholds(table: IpvsTable, thresholds: ReturnType<typeof p
 }
 
 /** Both listings in one round trip, split by a marker line. */
-const MARKER = "--- lvs-pulumi thresholds ---";
+const THRESHOLDS_SEPARATOR = "--- lvs-pulumi thresholds ---";
 
 export function ipvsTableFact(): Fact<IpvsTable> {
   return {
-    command: `${IPVS_SAVE_COMMAND} && echo '${MARKER}' && ${IPVS_THRESHOLDS_COMMAND}`,
+    command: `${IPVS_SAVE_COMMAND} && echo '${THRESHOLDS_SEPARATOR}' && ${IPVS_THRESHOLDS_COMMAND}`,
     parse(stdout) {
-      const at = stdout.indexOf(MARKER);
+      const at = stdout.indexOf(THRESHOLDS_SEPARATOR);
       if (at < 0) throw new Error(`ipvs table: marker missing in output ${JSON.stringify(stdout.slice(0, 200))}`);
-      return ipvsTable(stdout.slice(0, at), stdout.slice(at + MARKER.length));
+      return ipvsTable(stdout.slice(0, at), stdout.slice(at + THRESHOLDS_SEPARATOR.length));
     },
   };
 }

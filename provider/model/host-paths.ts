@@ -109,7 +109,7 @@ export const KEEPALIVED_UNIT_NAME = "keepalived.service";
 /** The pair's track and notify scripts (root-only /bin/sh files: keepalived.conf names them by path only). */
 export const KEEPALIVED_SCRIPT_DIR = "/etc/keepalived/lvs-pulumi";
 /** Where a new configuration and its scripts are staged for `keepalived -t` before they replace the running one. */
-export const KEEPALIVED_CHECK_DIR = "/etc/keepalived/lvs-pulumi.check";
+export const KEEPALIVED_CONFIG_TEST_DIR = "/etc/keepalived/lvs-pulumi.check";
 /** Orders keepalived after our IPVS replay at boot: a returning primary takes the VIPs only once its table is back. */
 export const KEEPALIVED_DROPIN_DIR = `${SYSTEMD_DIR}/keepalived.service.d`;
 export const KEEPALIVED_DROPIN = `${KEEPALIVED_DROPIN_DIR}/lvs-pulumi.conf`;

@@ -14,7 +14,7 @@ import {
   emptiedServiceDirs,
   enableFiles,
   enabledBy,
-  planCheckedChangesCheck,
+  planCheckedConfigTest,
   planCheckedKeepalived,
   planCheckedShutdown,
 } from "../plan/checked-services";
@@ -84,7 +84,7 @@ type CheckedFactValues = CheckerFactValues & {
   checkedServices: string[];
 };
 
-function keepalivedFacts(values: CheckedFactValues): CheckedKeepalivedFacts {
+function checkedKeepalivedFactsOf(values: CheckedFactValues): CheckedKeepalivedFacts {
   return {
     checker: checkerOf(values),
     keepalived: {
@@ -110,7 +110,7 @@ export async function refuseCheckedChanges(
   entries: { checked?: CheckedChange }[],
   file: (path: string) => string | null,
 ): Promise<Error | undefined> {
-  const check = planCheckedChangesCheck(entries, file, keys, listingOf(keys, values));
+  const check = planCheckedConfigTest(entries, file, keys, listingOf(keys, values));
   if (check === undefined) return undefined;
   const facts = values as CheckedFactValues;
   try {
@@ -155,7 +155,7 @@ export async function activateChecked(
   removed: RemovedEntries,
   { restart }: Activation = { restart: false },
 ): Promise<void> {
-  const facts = keepalivedFacts(values as CheckedFactValues);
+  const facts = checkedKeepalivedFactsOf(values as CheckedFactValues);
   const files = written.flatMap((c) => c.files);
   const enables = enableFiles(keys, listingOf(keys, values), files);
   const { file } = await session.readWithFiles(

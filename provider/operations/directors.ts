@@ -4,7 +4,7 @@ import { hostKey } from "../schemas/connection";
 import { withHost } from "./session";
 import { knownDown, knownDownError, warnUnreachable } from "./unreachable";
 
-const sameAddress = (a: ConnectionSpec, b: ConnectionSpec) => hostKey(a) === hostKey(b);
+const sameSshEndpoint = (a: ConnectionSpec, b: ConnectionSpec) => hostKey(a) === hostKey(b);
 
 function machineId(connection: ConnectionSpec): Promise<string | undefined> {
   return withHost(connection, (s) => s.read({ id: machineIdFact() })).then((facts) => facts.id);
@@ -15,7 +15,7 @@ function machineId(connection: ConnectionSpec): Promise<string | undefined> {
  * address of the host). Decides every removal from a host that an update seems to drop.
  */
 export async function sameMachine(a: ConnectionSpec, b: ConnectionSpec, identify = machineId): Promise<boolean> {
-  if (sameAddress(a, b)) return true;
+  if (sameSshEndpoint(a, b)) return true;
   const [idA, idB] = await Promise.all([identify(a), identify(b)]);
   return idA !== undefined && idA === idB;
 }
@@ -26,7 +26,7 @@ export async function droppedDirectors<T extends ConnectionSpec>(
   after: T[],
   identify = machineId,
 ): Promise<T[]> {
-  const candidates = before.filter((d) => !after.some((n) => sameAddress(n, d)));
+  const candidates = before.filter((d) => !after.some((n) => sameSshEndpoint(n, d)));
   if (candidates.length === 0) return [];
   const kept = await Promise.all(after.map(identify));
   const ids = await Promise.all(candidates.map(identify));

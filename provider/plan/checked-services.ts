@@ -66,7 +66,7 @@ function rebase(path: string, root: string): string {
  * checks as it is), and every misc check's program tested to be executable: a check keepalived refuses, or one that
  * could never run, fails this step with the reason, before anything keepalived reads is touched.
  */
-export function checkedServicesCheck(
+export function checkedServicesConfigTest(
   changes: OwnedFile[],
   services: string[],
   listing: (key: string) => string[],
@@ -140,10 +140,10 @@ export function checkedFileSteps(change: CheckedChange, file: (path: string) => 
 }
 
 /**
- * The check of a batch's checked items whose files change (checkedServicesCheck of their files and programs), before
+ * The check of a batch's checked items whose files change (checkedServicesConfigTest of their files and programs), before
  * any is written; undefined when no item's files change.
  */
-export function planCheckedChangesCheck(
+export function planCheckedConfigTest(
   entries: { checked?: CheckedChange }[],
   file: (path: string) => string | null,
   services: string[],
@@ -155,7 +155,7 @@ export function planCheckedChangesCheck(
   if (changes.length === 0) return undefined;
   const files = changes.flatMap((c) => c.files);
   const programs = changes.flatMap((c) => c.programs);
-  return checkedServicesCheck(files, services, listing, programs);
+  return checkedServicesConfigTest(files, services, listing, programs);
 }
 
 /** The folders of `services` that `files` remove files from: pruned once the removals landed (when left empty). */

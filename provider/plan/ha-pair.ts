@@ -9,7 +9,7 @@ import {
   renderKeepalivedConf,
   renderKeepalivedScripts,
 } from "../render/keepalived-conf";
-import { KEEPALIVED_CHECK_DIR, KEEPALIVED_CONF, KEEPALIVED_SCRIPT_DIR } from "../model/host-paths";
+import { KEEPALIVED_CONFIG_TEST_DIR, KEEPALIVED_CONF, KEEPALIVED_SCRIPT_DIR } from "../model/host-paths";
 import { anyCheckedServiceEnabled, isLegacyCheckedOnlyConf, keepalivedRunsChecked } from "./checked-services";
 import { HaPairInputs } from "../schemas/ha-pair";
 import { canonicalIp, hostPort } from "../model/ip";
@@ -133,19 +133,19 @@ export function keepalivedConfigChanges(config: KeepalivedConfig, live: Keepaliv
 }
 
 /**
- * `keepalived -t` on `staged` (rendered for KEEPALIVED_CHECK_DIR), written there whole and removed again: a
+ * `keepalived -t` on `staged` (rendered for KEEPALIVED_CONFIG_TEST_DIR), written there whole and removed again: a
  * configuration keepalived refuses (it exits non-zero on any warning: a missing interface, an insecure script)
  * fails this step with keepalived's own message, before anything it would replace is touched.
  */
-export function keepalivedCheck(staged: KeepalivedConfig): Step {
-  const conf = `${KEEPALIVED_CHECK_DIR}/keepalived.conf`;
+export function keepalivedConfigTest(staged: KeepalivedConfig): Step {
+  const conf = `${KEEPALIVED_CONFIG_TEST_DIR}/keepalived.conf`;
   const files = configFiles(staged).map((file) => (file.path === KEEPALIVED_CONF ? { ...file, path: conf } : file));
-  const clean = command("rm", "-rf", KEEPALIVED_CHECK_DIR);
+  const clean = command("rm", "-rf", KEEPALIVED_CONFIG_TEST_DIR);
   const digest = createHash("sha256").update(staged.conf).digest("hex").slice(0, 16);
   return {
     run: [
       clean,
-      command("mkdir", "-p", "-m", "0700", KEEPALIVED_CHECK_DIR),
+      command("mkdir", "-p", "-m", "0700", KEEPALIVED_CONFIG_TEST_DIR),
       ...planFiles(files, {}).map(stepRun),
       `if ! ${command("keepalived", "-t", "-f", conf)}; then ${clean}; exit 1; fi`,
       clean,
@@ -189,7 +189,7 @@ export function planKeepalived(
   if (conflict) throw new Error(conflict);
   const writes = configWrites(config, live);
   return [
-    ...(writes.length > 0 ? [keepalivedCheck(staged), ...writes] : []),
+    ...(writes.length > 0 ? [keepalivedConfigTest(staged), ...writes] : []),
     ...planKeepalivedUnit(live, live.conf !== config.conf),
   ];
 }

@@ -11,7 +11,7 @@ import { Step } from "./step";
 const sameMarkRule = (a: MarkRule, b: MarkRule) =>
   a.owner === b.owner && a.vip === b.vip && a.protocol === b.protocol && a.ports === b.ports && a.mark === b.mark;
 
-const withVerb = (rule: MarkRule, verb: "-A" | "-D") =>
+const markRuleCommand = (rule: MarkRule, verb: "-A" | "-D") =>
   iptablesCommand(ruleFamily(rule), "-t", "mangle", verb, "PREROUTING", ...markRuleSpec(rule));
 
 /**
@@ -22,7 +22,7 @@ const withVerb = (rule: MarkRule, verb: "-A" | "-D") =>
 export function planMarkRules(owner: string, desired: MarkRule[], live: MarkRule[]): string[] {
   const missing = desired.filter((rule) => !live.some((l) => sameMarkRule(rule, l)));
   const stale = live.filter((rule) => rule.owner === owner && !desired.some((d) => sameMarkRule(rule, d)));
-  return [...missing.map((rule) => withVerb(rule, "-A")), ...stale.map((rule) => withVerb(rule, "-D"))];
+  return [...missing.map((rule) => markRuleCommand(rule, "-A")), ...stale.map((rule) => markRuleCommand(rule, "-D"))];
 }
 
 /**

@@ -6,7 +6,7 @@ import { Step } from "./step";
 
 // fullnat = IPVS masquerading plus this rule, so the real server sees the DIP as source and replies to the director.
 
-function withVerb(rule: SnatRule, verb: "-A" | "-D"): string {
+function snatRuleCommand(rule: SnatRule, verb: "-A" | "-D"): string {
   return iptablesCommand(ruleFamily(rule), "-t", "nat", verb, "POSTROUTING", ...snatRuleSpec(rule));
 }
 
@@ -16,11 +16,11 @@ function present(rule: SnatRule, live: SnatRule[]): boolean {
 
 /** `live` comes from the same family's `iptables -t nat -S POSTROUTING`. */
 export function planSnatRule(desired: SnatRule, live: SnatRule[]): string[] {
-  return present(desired, live) ? [] : [withVerb(desired, "-A")];
+  return present(desired, live) ? [] : [snatRuleCommand(desired, "-A")];
 }
 
 export function planSnatRuleRemoval(rule: SnatRule, live: SnatRule[]): string[] {
-  return present(rule, live) ? [withVerb(rule, "-D")] : [];
+  return present(rule, live) ? [snatRuleCommand(rule, "-D")] : [];
 }
 
 /**

@@ -3,7 +3,7 @@
 // written by older versions of this library is handled by the installed one (keep these signatures stable).
 import { Actor } from "../plan/owners";
 import { unreachableHost, warnUnreachable } from "../operations/unreachable";
-import { checkInputs } from "../schemas/check-inputs";
+import { validateInputs } from "../schemas/validate-inputs";
 import { log, setLogger } from "../remote";
 import { adoptionNotice } from "./adoption";
 import { Kind, Props } from "../kinds/kind";
@@ -34,7 +34,7 @@ export async function check(name: ResourceKind, olds: Props, news: Props) {
   const kind = kindOf(name);
   // Values other resources have not computed yet (preview) are checked once they are known.
   if (containsUnknown(news)) return { inputs: news, failures: [] };
-  const result = checkInputs(kind.schema(), inputsOnly(kind, news));
+  const result = validateInputs(kind.schema(), inputsOnly(kind, news));
   if (result.inputs === undefined) return { inputs: news, failures: result.failures };
   const passed = { [PROVIDER_KEY]: news[PROVIDER_KEY], ...(news[URN_KEY] ? { [URN_KEY]: news[URN_KEY] } : {}) };
   const inputs = result.inputs;

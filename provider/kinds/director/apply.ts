@@ -85,7 +85,7 @@ function describeDirector(facts: DirectorHostFacts, table: DirectorTable): Direc
   };
 }
 
-export function readDirector(inputs: DirectorInputs): Promise<DirectorFacts> {
+export function readLiveDirector(inputs: DirectorInputs): Promise<DirectorFacts> {
   return withHost(inputs.connection, async (session) => {
     const { table, ...facts } = await session.read({ ...directorFacts(), table: directorTableFact() });
     return describeDirector(facts, table);

@@ -3,7 +3,7 @@ import { connectionKey } from "../../remote";
 import { directorInputsSchema, DirectorInputs } from "../../schemas/director";
 import { sameMachine } from "../../operations/directors";
 import { Kind } from "../kind";
-import { applyDirector, readDirector, removeDirector } from "./apply";
+import { applyDirector, readLiveDirector, removeDirector } from "./apply";
 
 export const directorKind: Kind<DirectorInputs> = {
   schema: directorInputsSchema,
@@ -18,7 +18,7 @@ export const directorKind: Kind<DirectorInputs> = {
     return { ...facts };
   },
   async read(inputs) {
-    return { ...(await readDirector(inputs)) };
+    return { ...(await readLiveDirector(inputs)) };
   },
   remove: (inputs, actor) => removeDirector(inputs, actor),
 };

@@ -15,7 +15,7 @@ import {
   HaPairState,
   holdsVip,
   KeepalivedConfig,
-  keepalivedCheck,
+  keepalivedConfigTest,
   keepalivedConfConflict,
   keepalivedConfigChanges,
   pairOrder,
@@ -34,7 +34,7 @@ import { Actor, Owner, parseOwners, planOwners, withOwner, withoutOwner } from "
 import { ConfMode, PairRole } from "../../render/keepalived-conf";
 import {
   CHECKER_UNIT_NAME,
-  KEEPALIVED_CHECK_DIR,
+  KEEPALIVED_CONFIG_TEST_DIR,
   KEEPALIVED_CHECKED_DIR,
   KEEPALIVED_CONF,
   KEEPALIVED_DROPIN,
@@ -53,7 +53,7 @@ import { ConnectionSpec, log, registerSecret } from "../../remote";
 /** The HA pair resources (URNs) that own a member's keepalived setup (plan/owners.ts). */
 const PAIR_OWNERS = ownersPath("ha-pair");
 
-function keepalivedFacts() {
+function pairKeepalivedFacts() {
   return {
     ...checkerFacts(),
     conf: fileFact(KEEPALIVED_CONF),
@@ -70,7 +70,7 @@ function keepalivedFacts() {
 
 /** What keepalived runs with on the host, with the live content of the scripts `wanted` names. */
 async function readKeepalived(session: HostSession, wanted?: KeepalivedConfig) {
-  const facts = await session.read(keepalivedFacts());
+  const facts = await session.read(pairKeepalivedFacts());
   const paths = wanted?.scripts.map((script) => script.path) ?? [];
   const scripts = paths.length > 0 ? await session.read(Object.fromEntries(paths.map((p) => [p, fileFact(p)]))) : {};
   const legacy = runsCheckedServices(facts.conf, facts.checkedNames);
@@ -132,10 +132,11 @@ export async function applyHaPair(inputs: HaPairInputs, actor: Actor, previous?:
   // router id) is ours.
   const formerIds = previous ? [haPairId(previous)] : [];
   const config = (role: PairRole, mode?: ConfMode) => renderKeepalived(id, inputs, role, undefined, mode);
-  const staged = (role: PairRole, mode?: ConfMode) => renderKeepalived(id, inputs, role, KEEPALIVED_CHECK_DIR, mode);
+  const staged = (role: PairRole, mode?: ConfMode) =>
+    renderKeepalived(id, inputs, role, KEEPALIVED_CONFIG_TEST_DIR, mode);
   const owners: Partial<Record<PairRole, Owner[] | undefined>> = {};
   /** Refuses what the member cannot take; `keepalived -t` of its new configuration. Returns what it runs now. */
-  const checkMember = (role: PairRole, mode: ConfMode) =>
+  const testMemberConfig = (role: PairRole, mode: ConfMode) =>
     withHost(inputs[role].connection, async (session) => {
       const live = await readKeepalived(session, config(role, mode));
       const conflict = keepalivedConfConflict(id, live.conf, formerIds);
@@ -145,7 +146,7 @@ export async function applyHaPair(inputs: HaPairInputs, actor: Actor, previous?:
         throw new Error(`host ${session.name}: keepalived is not installed; install it or set installKeepalived: true`);
       }
       if (live.installed && keepalivedConfigChanges(config(role, mode), live)) {
-        await session.apply([keepalivedCheck(staged(role, mode))]).catch((error: Error) => {
+        await session.apply([keepalivedConfigTest(staged(role, mode))]).catch((error: Error) => {
           throw new Error(
             `HA pair ${id}: keepalived on the ${role} ${session.name} refuses the new configuration; nothing was changed on either member: ${error.message}`,
           );
@@ -173,7 +174,7 @@ export async function applyHaPair(inputs: HaPairInputs, actor: Actor, previous?:
     // The live member alone, raised above the other: that one, back with a table that missed this run's changes,
     // hears a higher priority and stays backup until an up without it listed converges it and releases the hold.
     const live = ROLES.find((role) => role !== down[0])!;
-    await checkMember(live, "hold");
+    await testMemberConfig(live, "hold");
     await configure(live, "hold");
     log().warn(
       `HA pair ${id}: the ${down[0]} ${inputs[down[0]].connection.host} is listed in ${HOSTS_DOWN_VARIABLE}: the ` +
@@ -193,7 +194,7 @@ export async function applyHaPair(inputs: HaPairInputs, actor: Actor, previous?:
   const members = (pair: HaPairInputs) => ROLES.map((role) => pair[role].connection);
   const leaving = previous ? await droppedDirectors(members(previous), members(inputs)) : [];
   const held: Partial<Record<PairRole, boolean>> = {};
-  for (const role of ROLES) held[role] = (await checkMember(role, "declared")).conf === config(role, "hold").conf;
+  for (const role of ROLES) held[role] = (await testMemberConfig(role, "declared")).conf === config(role, "hold").conf;
   const holders = await vipHolders(inputs);
   // The end of a hold (the other member was known down): that member, converged by now, is configured first; the
   // holder's declared priority then lets VRRP elect as declared.

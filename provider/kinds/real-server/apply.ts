@@ -18,7 +18,7 @@ import { droppedDirectors, onEveryDirector, sameMachine } from "../../operations
 import { readFormerFile } from "../../operations/former-files";
 import { Listed, listedEntry, listedOn, UNREACHABLE_DIRECTOR } from "../../operations/listing";
 import { readReachable } from "../../operations/unreachable";
-import { convergeOnDirector, realServerOwnersPath, removeFromDirector } from "./on-directors";
+import { convergeRealServersOnDirector, realServerOwnersPath, removeRealServersFromDirector } from "./on-directors";
 import { claimOnRealServerHost, releaseOnRealServerHost } from "./on-host";
 import { HostSession, withHost } from "../../operations/session";
 import { sharedCheckerState, sharedConnectionCounts, sharedIpvsTable } from "../../operations/shared-reads";
@@ -43,12 +43,12 @@ export async function applyRealServer(
   }
   const down = await onEveryDirector(
     inputs.directors,
-    (director) => convergeOnDirector(director, { inputs, actor }),
+    (director) => convergeRealServersOnDirector(director, { inputs, actor }),
     true,
   );
   if (previous) {
     const dropped = await droppedDirectors(previous.directors, inputs.directors);
-    await Promise.all(dropped.map((director) => removeFromDirector(director, { inputs: previous, actor })));
+    await Promise.all(dropped.map((director) => removeRealServersFromDirector(director, { inputs: previous, actor })));
     // The old SNAT rule keeps matching until it is deleted (fullnat given up, or another snatSource).
     const oldSnat = desiredSnatRule(previous);
     if (oldSnat && !sameSnatRule(oldSnat, desiredSnatRule(inputs))) {
@@ -90,7 +90,7 @@ async function removeSnat(session: HostSession, inputs: RealServerInputs, next?:
  */
 export async function removeRealServer(inputs: RealServerInputs, actor: Actor): Promise<void> {
   if (inputs.drainSeconds > 0 && !actor.undo) await drain(inputs, actor);
-  await onEveryDirector(inputs.directors, (director) => removeFromDirector(director, { inputs, actor }));
+  await onEveryDirector(inputs.directors, (director) => removeRealServersFromDirector(director, { inputs, actor }));
   if (inputs.host) {
     await releaseOnRealServerHost(inputs.host, realServerId(inputs), actor);
   }

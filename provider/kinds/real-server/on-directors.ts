@@ -93,14 +93,18 @@ function directorEntry(inputs: RealServerInputs, removing = false): DirectorEntr
       ? inputs.serviceChecked
         ? realServerRemoval(dest, key)
         : undefined
-      : checkedChange(inputs, dest, key),
+      : checkedRealServerChange(inputs, dest, key),
     handBack: inputs.serviceChecked ? undefined : realServerRemoval(dest, key),
     checkedService: checkedServicePaths(serviceKey(dest.service)).service,
   };
 }
 
 /** A checked service's real server: its `real_server` block and (own misc check) script. */
-function checkedChange(inputs: RealServerInputs, dest: IpvsDestination, key: string): CheckedChange | undefined {
+function checkedRealServerChange(
+  inputs: RealServerInputs,
+  dest: IpvsDestination,
+  key: string,
+): CheckedChange | undefined {
   if (!inputs.serviceChecked) return undefined;
   const paths = checkedRealServerPaths(serviceKey(dest.service), key);
   const { healthCheck: own, notifyUp: up, notifyDown: down } = inputs;
@@ -131,10 +135,10 @@ export const realServerOwnersPath = (key: string) => ownersPath(`rs:${key}`);
 const directorClaimId = (key: string) => `rs-director:${key}`;
 
 /**
- * The director's table (without thresholds: see convergeOnDirector), boot replay, files, SNAT rules (when an entry
+ * The director's table (without thresholds: see convergeRealServersOnDirector), boot replay, files, SNAT rules (when an entry
  * has one) and claims: one round trip.
  */
-async function readDirector(session: HostSession, entries: DirectorEntry[], actors: Actor[]) {
+async function readRealServerEntries(session: HostSession, entries: DirectorEntry[], actors: Actor[]) {
   const snat = entries.some((e) => e.snat !== undefined);
   const checkedKeys = [...new Set(entries.flatMap((e) => (e.checked ? [e.checked.serviceKey] : [])))];
   const { facts, file } = await session.readWithFiles(
@@ -189,11 +193,11 @@ async function readDirector(session: HostSession, entries: DirectorEntry[], acto
 }
 
 /** Writes a real server's entry on a director, with the real servers that arrive with it (see host-batch.ts). */
-export const convergeOnDirector = hostBatcher<{ inputs: RealServerInputs; actor: Actor }>(
+export const convergeRealServersOnDirector = hostBatcher<{ inputs: RealServerInputs; actor: Actor }>(
   async (session, items, merge) => {
     const entries = items.map(({ inputs }) => directorEntry(inputs));
     const actors = items.map((item) => item.actor);
-    const live = await readDirector(session, entries, actors);
+    const live = await readRealServerEntries(session, entries, actors);
     // Real servers that exist are compared with what is wanted, thresholds included: those take a second listing.
     if (entries.some((e) => live.facts.table.destinations[e.key])) {
       withThresholds(live.facts.table, (await session.read({ thresholds: ipvsThresholdsFact() })).thresholds);
@@ -258,18 +262,18 @@ export const convergeOnDirector = hostBatcher<{ inputs: RealServerInputs; actor:
  * A checked real server whose file stays as it is: keepalived's entry repaired when it was edited by hand (a new or
  * changed file is keepalived's to apply on reload).
  */
-function repairSteps(entry: DirectorEntry, live: Awaited<ReturnType<typeof readDirector>>): Step[] {
+function repairSteps(entry: DirectorEntry, live: Awaited<ReturnType<typeof readRealServerEntries>>): Step[] {
   const block = entry.checked?.files[0];
   if (!block || live.file(block.path) !== block.content) return [];
   return planCheckedRepair(entry.dest, live.facts.checker?.[entry.key], live.facts.table);
 }
 
-/** Removes a real server's entry, files, SNAT rule and claim from a director, batched like convergeOnDirector. */
-export const removeFromDirector = hostBatcher<{ inputs: RealServerInputs; actor: Actor }>(
+/** Removes a real server's entry, files, SNAT rule and claim from a director, batched like convergeRealServersOnDirector. */
+export const removeRealServersFromDirector = hostBatcher<{ inputs: RealServerInputs; actor: Actor }>(
   async (session, items, merge) => {
     const actors = items.map((item) => item.actor);
     const read = items.map(({ inputs }) => directorEntry(inputs, true));
-    const live = await readDirector(session, read, actors);
+    const live = await readRealServerEntries(session, read, actors);
     const releases: Release[] = read.map((entry, i) => withoutOwner(live.owners(entry), actors[i]));
     // An entry that another owner still holds keeps its files and keepalived's part: only the owners file changes.
     const entries = read.map((entry, i) => (releases[i].removeEntry ? entry : { ...entry, checked: undefined }));

@@ -85,11 +85,11 @@ export async function applyVirtualService(
   const releaseVip = previous?.bindVip === true && !binds(inputs);
   const down = await onEveryDirector(
     inputs.directors,
-    (director) => convergeOnDirector(director, { inputs, releaseVip, actor }),
+    (director) => convergeServicesOnDirector(director, { inputs, releaseVip, actor }),
     true,
   );
   const removed = await droppedDirectors(previous?.directors ?? [], inputs.directors);
-  await Promise.all(removed.map((director) => removeFromDirector(director, { inputs, actor })));
+  await Promise.all(removed.map((director) => removeServicesFromDirector(director, { inputs, actor })));
   return down;
 }
 
@@ -123,13 +123,17 @@ function serviceEntry(inputs: VirtualServiceInputs): ServiceEntry {
     ownersFile: ownersPath(`vs:${key}`),
     formerFragment: formerPath(serviceFragmentPath, key),
     markFragment: isFwmarkService(desired.id) ? markFragmentPath(key) : undefined,
-    checked: checkedChange(inputs, desired, key),
-    handBack: inputs.healthCheck === undefined ? serviceRemoval(key) : undefined,
+    checked: checkedServiceChange(inputs, desired, key),
+    handBack: inputs.healthCheck === undefined ? checkedServiceRemoval(key) : undefined,
   };
 }
 
 /** A checked service's block, default check and (misc checks) its script. */
-function checkedChange(inputs: VirtualServiceInputs, desired: IpvsService, key: string): CheckedChange | undefined {
+function checkedServiceChange(
+  inputs: VirtualServiceInputs,
+  desired: IpvsService,
+  key: string,
+): CheckedChange | undefined {
   const check = inputs.healthCheck;
   if (check === undefined) return undefined;
   const paths = checkedServicePaths(key);
@@ -149,13 +153,13 @@ function checkedChange(inputs: VirtualServiceInputs, desired: IpvsService, key: 
 }
 
 /** A checked service's own files, all removed: the service is deleted, or handed back to us. */
-function serviceRemoval(key: string): CheckedChange {
+function checkedServiceRemoval(key: string): CheckedChange {
   const paths = checkedServicePaths(key);
   return checkedRemoval(key, [paths.service, paths.check, paths.checkScript, paths.quorumUp, paths.quorumDown]);
 }
 
 /** Table, boot replay, the entries' files and claims and (for fwmark services) mark rules: one round trip. */
-async function readDirector(session: HostSession, entries: ServiceEntry[], actors: Actor[]) {
+async function readServiceEntries(session: HostSession, entries: ServiceEntry[], actors: Actor[]) {
   const families = new Set(entries.filter((e) => e.markFragment).map((e) => serviceFamily(e.inputs)));
   const checkedNow = entries.filter((e) => e.checked).map((e) => e.key);
   const { facts: read, file } = await session.readWithFiles(
@@ -211,11 +215,11 @@ async function readDirector(session: HostSession, entries: ServiceEntry[], actor
   };
 }
 
-const convergeOnDirector = hostBatcher<{ inputs: VirtualServiceInputs; releaseVip: boolean; actor: Actor }>(
+const convergeServicesOnDirector = hostBatcher<{ inputs: VirtualServiceInputs; releaseVip: boolean; actor: Actor }>(
   async (session, items, merge) => {
     const entries = items.map((item) => serviceEntry(item.inputs));
     const actors = items.map((item) => item.actor);
-    const live = await readDirector(session, entries, actors);
+    const live = await readServiceEntries(session, entries, actors);
     const refused = await refuseCheckedChanges(session, live.checkedKeys, live.facts, entries, live.file);
     const planned = planBatch(entries, (entry) => {
       const former = live.former(entry);
@@ -290,14 +294,14 @@ const convergeOnDirector = hostBatcher<{ inputs: VirtualServiceInputs; releaseVi
   },
 );
 
-const removeFromDirector = hostBatcher<{ inputs: VirtualServiceInputs; actor: Actor }>(
+const removeServicesFromDirector = hostBatcher<{ inputs: VirtualServiceInputs; actor: Actor }>(
   async (session, items, merge) => {
     const actors = items.map((item) => item.actor);
     const read = items.map(({ inputs }) => {
       const entry = serviceEntry(inputs);
-      return { ...entry, checked: entry.checked && serviceRemoval(entry.key) };
+      return { ...entry, checked: entry.checked && checkedServiceRemoval(entry.key) };
     });
-    const live = await readDirector(session, read, actors);
+    const live = await readServiceEntries(session, read, actors);
     const releases = read.map((entry, i) => withoutOwner(live.owners(entry), actors[i]));
     // An entry that another owner still holds keeps its files and keepalived's part: only the owners file changes.
     const entries = read.map((entry, i) => (releases[i].removeEntry ? entry : { ...entry, checked: undefined }));
@@ -367,7 +371,7 @@ async function vipDevice(session: HostSession, key: string, vip: string, cidr: s
 }
 
 export async function removeVirtualService(inputs: VirtualServiceInputs, actor: Actor): Promise<void> {
-  await onEveryDirector(inputs.directors, (director) => removeFromDirector(director, { inputs, actor }));
+  await onEveryDirector(inputs.directors, (director) => removeServicesFromDirector(director, { inputs, actor }));
 }
 
 /** The service as the directors list it (one that drifted first) and the directors that lack it. */

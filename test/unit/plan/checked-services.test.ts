@@ -6,7 +6,7 @@ import {
   enableFiles,
   enabledBy,
   keepalivedRunsChecked,
-  planCheckedChangesCheck,
+  planCheckedConfigTest,
   planCheckedKeepalived,
   planCheckedKeepalivedRemoval,
   planCheckedShutdown,
@@ -178,15 +178,15 @@ describe("a batch's checked items", () => {
   });
 
   test("only items whose files change are checked, with their programs tested to run; none change: no check", () => {
-    const check = planCheckedChangesCheck([{ checked: written }, {}], live({}), [KEY], () => ["service"]);
+    const check = planCheckedConfigTest([{ checked: written }, {}], live({}), [KEY], () => ["service"]);
     expect(check).toMatchObject({ audit: expect.stringContaining("keepalived -t on the checked services") });
     const run = stepRun(check!);
     expect(run).toContain("[ -f /usr/local/bin/check-web ] && [ -x /usr/local/bin/check-web ]");
     expect(run).toContain("rs-198.51.100.21_80.conf");
     expect(
-      planCheckedChangesCheck([{ checked: written }], live({ [rs.block]: block.content! }), [KEY], () => []),
+      planCheckedConfigTest([{ checked: written }], live({ [rs.block]: block.content! }), [KEY], () => []),
     ).toBeUndefined();
-    expect(planCheckedChangesCheck([{}, {}], live({}), [KEY], () => [])).toBeUndefined();
+    expect(planCheckedConfigTest([{}, {}], live({}), [KEY], () => [])).toBeUndefined();
   });
 
   test("a service's folder is pruned once a removal took files out of it; writes alone prune nothing", () => {

@@ -4,7 +4,7 @@ import {
   expectedKeepalived,
   haPairId,
   holdsVip,
-  keepalivedCheck,
+  keepalivedConfigTest,
   keepalivedConfConflict,
   keepalivedConfigChanges,
   keepalivedFingerprint,
@@ -173,7 +173,7 @@ describe("keepalived scripts and keepalived -t", () => {
   });
 
   it("the check stages the configuration and its scripts, runs keepalived -t, and removes them either way", () => {
-    const run = stepRun(keepalivedCheck(staged));
+    const run = stepRun(keepalivedConfigTest(staged));
     const lines = run.split("\n");
     expect(lines[0]).toBe("rm -rf /etc/keepalived/lvs-pulumi.check");
     expect(lines[1]).toBe("mkdir -p -m 0700 /etc/keepalived/lvs-pulumi.check");

@@ -2,13 +2,13 @@ import { execFileSync } from "child_process";
 import * as fs from "fs";
 import * as os from "os";
 import * as path from "path";
-import { checkInputs } from "../../../provider/schemas/check-inputs";
+import { validateInputs } from "../../../provider/schemas/validate-inputs";
 import { connectionSchema, hostKey } from "../../../provider/schemas/connection";
 
 const director = { host: "192.0.2.10", hostKey: "SHA256:" + "A".repeat(43) };
 
 function failuresOf(raw: unknown) {
-  return checkInputs(connectionSchema(), raw).failures;
+  return validateInputs(connectionSchema(), raw).failures;
 }
 
 // Each row: a bad connection, the property it must be reported on, and text the reason must contain.

@@ -1,10 +1,10 @@
-import { checkInputs } from "../../../provider/schemas/check-inputs";
+import { validateInputs } from "../../../provider/schemas/validate-inputs";
 import { directorInputsSchema } from "../../../provider/schemas/director";
 
 const director = { host: "192.0.2.10", hostKey: "SHA256:" + "A".repeat(43) };
 
 function failuresOf(raw: unknown) {
-  return checkInputs(directorInputsSchema(), raw).failures;
+  return validateInputs(directorInputsSchema(), raw).failures;
 }
 
 // Each row: a bad input, the property it must be reported on, and text the reason must contain.
@@ -43,7 +43,7 @@ describe("director inputs", () => {
   });
 
   it("fills director sysctl defaults", () => {
-    const result = checkInputs(directorInputsSchema(), {
+    const result = validateInputs(directorInputsSchema(), {
       connection: { host: "lb1.example.com", insecureSkipHostKeyCheck: true },
     });
     expect(result.inputs).toMatchObject({

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { checkInputs } from "../../../provider/schemas/check-inputs";
+import { validateInputs } from "../../../provider/schemas/validate-inputs";
 import {
   endpointAddressField,
   enumField,
@@ -12,7 +12,7 @@ import {
 
 // Each field checked on its own, as the one property "v" of an object, so reasons read as they do in a check.
 function reasons(field: z.ZodType, value: unknown): string[] {
-  return checkInputs(z.object({ v: field }), { v: value }).failures.map((failure) => failure.reason);
+  return validateInputs(z.object({ v: field }), { v: value }).failures.map((failure) => failure.reason);
 }
 const value = <T>(field: z.ZodType<T>, raw: unknown): T => z.object({ v: field }).parse({ v: raw }).v;
 

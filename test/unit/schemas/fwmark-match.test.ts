@@ -1,8 +1,8 @@
-import { checkInputs } from "../../../provider/schemas/check-inputs";
+import { validateInputs } from "../../../provider/schemas/validate-inputs";
 import { fwmarkMatchSchema, portRange } from "../../../provider/schemas/fwmark-match";
 
 function failuresOf(raw: unknown) {
-  return checkInputs(fwmarkMatchSchema(), raw).failures;
+  return validateInputs(fwmarkMatchSchema(), raw).failures;
 }
 
 describe("portRange", () => {

@@ -1,4 +1,4 @@
-import { checkInputs } from "../../../provider/schemas/check-inputs";
+import { validateInputs } from "../../../provider/schemas/validate-inputs";
 import { haPairInputsSchema } from "../../../provider/schemas/ha-pair";
 
 const valid = {
@@ -9,7 +9,7 @@ const valid = {
 };
 
 function reasons(raw: unknown): string[] {
-  return checkInputs(haPairInputsSchema(), raw).failures.map((f) => f.reason);
+  return validateInputs(haPairInputsSchema(), raw).failures.map((f) => f.reason);
 }
 
 describe("HA pair inputs", () => {

@@ -1,4 +1,4 @@
-import { checkInputs } from "../../../provider/schemas/check-inputs";
+import { validateInputs } from "../../../provider/schemas/validate-inputs";
 import { realServerInputsSchema } from "../../../provider/schemas/real-server";
 import { virtualServiceInputsSchema } from "../../../provider/schemas/virtual-service";
 
@@ -12,7 +12,7 @@ const realServer = {
 };
 
 // Each row: bad input, the property it is reported on, text the reason contains.
-const cases: [string, () => Parameters<typeof checkInputs>[0], unknown, string, string][] = [
+const cases: [string, () => Parameters<typeof validateInputs>[0], unknown, string, string][] = [
   [
     "unknown checker",
     virtualServiceInputsSchema,
@@ -151,7 +151,7 @@ const cases: [string, () => Parameters<typeof checkInputs>[0], unknown, string, 
 
 describe.each(cases)("%s", (_name, schema, raw, property, reason) => {
   it(`is refused on ${property}`, () => {
-    const result = checkInputs(schema(), raw);
+    const result = validateInputs(schema(), raw);
     expect(result.inputs).toBeUndefined();
     const failure = result.failures.find((f) => f.property === property);
     expect(failure?.reason).toContain(reason);
@@ -159,7 +159,7 @@ describe.each(cases)("%s", (_name, schema, raw, property, reason) => {
 });
 
 test("defaults: checks every 6 s, one retry after 1 s, 5 s connect timeout; alpha unless startHealthy", () => {
-  const inputs = checkInputs(virtualServiceInputsSchema(), { ...service, healthCheck: { type: "tcp" } }).inputs;
+  const inputs = validateInputs(virtualServiceInputsSchema(), { ...service, healthCheck: { type: "tcp" } }).inputs;
   expect(inputs?.healthCheck).toEqual({
     type: "tcp",
     intervalSeconds: 6,
@@ -169,7 +169,7 @@ test("defaults: checks every 6 s, one retry after 1 s, 5 s connect timeout; alph
     inhibitOnFailure: false,
   });
   expect(inputs?.startHealthy).toBe(false);
-  const rs = checkInputs(realServerInputsSchema(), {
+  const rs = validateInputs(realServerInputsSchema(), {
     ...realServer,
     serviceChecked: true,
     healthCheck: { type: "tcp" },

@@ -1,4 +1,4 @@
-import { checkInputs } from "../../../provider/schemas/check-inputs";
+import { validateInputs } from "../../../provider/schemas/validate-inputs";
 import { realServerInputsSchema } from "../../../provider/schemas/real-server";
 
 const HOST_KEY = "SHA256:" + "A".repeat(43);
@@ -9,7 +9,7 @@ const realServer = {
 };
 
 function reasons(raw: unknown): string[] {
-  return checkInputs(realServerInputsSchema(), raw).failures.map((f) => f.reason);
+  return validateInputs(realServerInputsSchema(), raw).failures.map((f) => f.reason);
 }
 
 describe("RealServer: an address that is its service's VIP", () => {

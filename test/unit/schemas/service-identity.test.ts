@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { checkInputs } from "../../../provider/schemas/check-inputs";
+import { validateInputs } from "../../../provider/schemas/validate-inputs";
 import {
   checkServiceIdentity,
   serviceFamily,
@@ -9,7 +9,7 @@ import {
 
 // The identity as the VirtualService and RealServer schemas use it: its fields, then the cross-field check.
 const identity = () => z.object(serviceIdentityShape()).superRefine(checkServiceIdentity);
-const failuresOf = (raw: unknown) => checkInputs(identity(), raw).failures;
+const failuresOf = (raw: unknown) => validateInputs(identity(), raw).failures;
 const match = { protocol: "tcp", addresses: ["2001:db8:1::100", "2001:db8:1::101"], ports: [443] };
 
 describe("checkServiceIdentity", () => {

@@ -1,4 +1,4 @@
-import { checkInputs } from "../../../provider/schemas/check-inputs";
+import { validateInputs } from "../../../provider/schemas/validate-inputs";
 import { virtualServiceInputsSchema } from "../../../provider/schemas/virtual-service";
 
 const HOST_KEY = "SHA256:" + "A".repeat(43);
@@ -9,7 +9,7 @@ const directors = [
 const service = { directors, protocol: "tcp", address: "2001:db8:1::40", port: 80 };
 
 function reasons(raw: unknown): string[] {
-  return checkInputs(virtualServiceInputsSchema(), raw).failures.map((f) => f.reason);
+  return validateInputs(virtualServiceInputsSchema(), raw).failures.map((f) => f.reason);
 }
 
 describe("VirtualService: a VIP that is a director's own address", () => {

@@ -1,4 +1,4 @@
-import { checkInputs } from "../../../provider/schemas/check-inputs";
+import { validateInputs } from "../../../provider/schemas/validate-inputs";
 import { directorInputsSchema } from "../../../provider/schemas/director";
 import { realServerInputsSchema } from "../../../provider/schemas/real-server";
 import { virtualServiceInputsSchema } from "../../../provider/schemas/virtual-service";
@@ -11,12 +11,12 @@ const realServer = {
   address: "198.51.100.131",
 };
 
-function failuresOf(schema: Parameters<typeof checkInputs>[0], raw: unknown) {
-  return checkInputs(schema, raw).failures;
+function failuresOf(schema: Parameters<typeof validateInputs>[0], raw: unknown) {
+  return validateInputs(schema, raw).failures;
 }
 
 // Each row: a bad input, the property it must be reported on, and text the reason must contain.
-const cases: [string, () => Parameters<typeof checkInputs>[0], unknown, string, string][] = [
+const cases: [string, () => Parameters<typeof validateInputs>[0], unknown, string, string][] = [
   [
     "weight out of range",
     realServerInputsSchema,
@@ -397,14 +397,14 @@ const cases: [string, () => Parameters<typeof checkInputs>[0], unknown, string, 
   ],
 ];
 
-describe("checkInputs", () => {
+describe("validateInputs", () => {
   it.each(cases)("%s", (_name, schema, raw, property, reason) => {
     const failures = failuresOf(schema(), raw);
     expect(failures).toContainEqual({ property, reason: expect.stringContaining(reason) });
   });
 
   it("accepts a valid virtual service and fills defaults", () => {
-    const result = checkInputs(virtualServiceInputsSchema(), service);
+    const result = validateInputs(virtualServiceInputsSchema(), service);
     expect(result.failures).toEqual([]);
     expect(result.inputs).toMatchObject({ scheduler: "rr", schedulerFlags: [], onePacket: false });
     expect(result.inputs?.directors[0]).toMatchObject({
@@ -417,7 +417,7 @@ describe("checkInputs", () => {
   });
 
   it("accepts a valid real server and fills defaults", () => {
-    const result = checkInputs(realServerInputsSchema(), realServer);
+    const result = validateInputs(realServerInputsSchema(), realServer);
     expect(result.failures).toEqual([]);
     expect(result.inputs).toMatchObject({ weight: 1, forwarding: "dr", upperThreshold: 0, lowerThreshold: 0 });
   });
@@ -443,9 +443,9 @@ describe("checkInputs", () => {
 });
 
 test("checked addresses are canonical (as the kernel lists them), however they were written", () => {
-  const vs = checkInputs(virtualServiceInputsSchema(), { ...service, address: "2001:DB8:0::40" }).inputs;
+  const vs = validateInputs(virtualServiceInputsSchema(), { ...service, address: "2001:DB8:0::40" }).inputs;
   expect(vs?.address).toBe("2001:db8::40");
-  const rs = checkInputs(realServerInputsSchema(), {
+  const rs = validateInputs(realServerInputsSchema(), {
     ...realServer,
     service: { protocol: "tcp", address: "2001:DB8::40", port: 80 },
     address: "2001:0db8::0021",

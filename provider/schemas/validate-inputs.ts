@@ -16,7 +16,7 @@ const SECRET_PROPERTIES = new Set(["password", "privateKey", "privateKeyPassword
 const MAX_SHOWN = 80;
 
 /** Validates raw inputs; each zod issue becomes a failure whose reason names the property and quotes the value. */
-export function checkInputs<S extends z.ZodType>(schema: S, raw: unknown): CheckResult<z.output<S>> {
+export function validateInputs<S extends z.ZodType>(schema: S, raw: unknown): CheckResult<z.output<S>> {
   const result = schema.safeParse(raw);
   if (result.success) return { inputs: result.data, failures: [] };
   return { failures: result.error.issues.map((issue) => toFailure(issue, raw)) };
