@@ -35,7 +35,7 @@ export function checkerStateFact(): Fact<Record<string, CheckedRealServer>> {
   };
 }
 
-const PROTOCOLS: Record<string, Protocol> = { TCP: "tcp", UDP: "udp", SCTP: "sctp" };
+const DUMP_PROTOCOLS: Record<string, Protocol> = { TCP: "tcp", UDP: "udp", SCTP: "sctp" };
 
 /**
  * The "LVS Topology" of keepalived's checker dump: per virtual server (` VS VIP = a, VPORT = p` or ` VS FWMARK = n`,
@@ -60,7 +60,7 @@ export function parseCheckerDump(dump: string): Record<string, CheckedRealServer
       vs = { fwmark: Number(match[1]) };
       rs = undefined;
     } else if (rs === undefined && (match = /^protocol = (\w+)$/.exec(line))) {
-      vs.protocol = PROTOCOLS[match[1]];
+      vs.protocol = DUMP_PROTOCOLS[match[1]];
     } else if (rs === undefined && (match = /^Address family = (inet6?)$/.exec(line))) {
       vs.family = match[1] as "inet" | "inet6";
     } else if ((match = /^RIP = (\S+), RPORT = (\d+), WEIGHT = (-?\d+) EFF WEIGHT = (-?\d+)/.exec(line))) {

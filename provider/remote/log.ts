@@ -9,13 +9,13 @@ export interface RemoteLogger {
 const silent: RemoteLogger = { debug: () => {}, info: () => {}, warn: () => {} };
 
 // Module-level (module cache), not a closure, so it survives Pulumi's function serialization.
-let current: RemoteLogger = silent;
+let currentLogger: RemoteLogger = silent;
 
 /** Install a logger; call with no argument to go back to the silent default. */
 export function setLogger(logger?: RemoteLogger): void {
-  current = logger ?? silent;
+  currentLogger = logger ?? silent;
 }
 
 export function log(): RemoteLogger {
-  return current;
+  return currentLogger;
 }

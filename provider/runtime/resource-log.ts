@@ -7,11 +7,11 @@ import { AsyncLocalStorage } from "async_hooks";
 import * as pulumi from "@pulumi/pulumi";
 import type { RemoteLogger } from "../remote";
 
-const current = new AsyncLocalStorage<string>();
+const currentUrn = new AsyncLocalStorage<string>();
 
 /** Runs `operation` as the work of the resource `urn` (when known): its log lines are that resource's diagnostics. */
 export function asResource<T>(urn: unknown, operation: () => Promise<T>): Promise<T> {
-  return typeof urn === "string" && urn !== "" ? current.run(urn, operation) : operation();
+  return typeof urn === "string" && urn !== "" ? currentUrn.run(urn, operation) : operation();
 }
 
 /** Inside the SDK's dynamic-provider host (`node .../cmd/dynamic-provider <engine address>`): the engine's address. */
@@ -28,7 +28,7 @@ export function connectLogToEngine(): void {
 
 /** What pulumi.log needs of a resource: its URN. */
 function resourceRef(): pulumi.Resource | undefined {
-  const urn = current.getStore();
+  const urn = currentUrn.getStore();
   return urn ? ({ urn: pulumi.output(urn) } as unknown as pulumi.Resource) : undefined;
 }
 
