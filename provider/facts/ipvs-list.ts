@@ -1,4 +1,4 @@
-import { parseAddressPort } from "./address-port";
+import { parseAddressPort } from "../model/address-port";
 import { destinationKey, ServiceId, serviceKey } from "../model/ipvs";
 
 /** One real server row of an `ipvsadm -Ln` listing, its columns named by the header. */

@@ -4,6 +4,8 @@ import {
   destinationCommand,
   destinationRemoval,
   PROTOCOL_OPTIONS,
+  readDestinationLine,
+  readServiceLine,
   restoreLine,
   serviceCommand,
   serviceRemoval,
@@ -81,6 +83,16 @@ describe("ipvsadm commands as data", () => {
     expect(table.services[serviceKey(web.id)]).toEqual(web);
     expect(table.services[serviceKey(dns.id)]).toEqual(dns);
     expect(table.destinations[destinationKey(rip.service, rip.address, rip.port)]).toEqual(rip);
+  });
+
+  test("each writer has its reader beside it: a command's argv after the verb reads back to the entry", () => {
+    const argv = (command: { ipvsadm: string[] }) => command.ipvsadm.slice(1);
+    expect(readServiceLine(argv(serviceCommand("-A", web)))).toEqual(web);
+    expect(readServiceLine(argv(serviceCommand("-A", dns)))).toEqual(dns);
+    expect(readDestinationLine(argv(destinationCommand("-a", rip)))).toEqual(rip);
+    expect(() => readDestinationLine(["-t", "[2001:db8::1]:443", "-r", "[2001:db8::21]:443", "-z"])).toThrow(
+      "unknown real server option -z",
+    );
   });
 
   test("wordOf reads an option back to its word; an unknown option is none", () => {

@@ -1,4 +1,4 @@
-import { canonicalIp, ipFamily } from "../model/ip";
+import { canonicalIp, ipFamily } from "./ip";
 
 /** Splits "198.51.100.1:80" or "[2001:db8::1]:80" as ipvsadm prints them. */
 export function parseAddressPort(text: string): { address: string; port: number } {

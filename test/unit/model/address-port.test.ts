@@ -1,6 +1,6 @@
-import { parseAddressPort } from "../../../provider/facts/address-port";
+import { parseAddressPort } from "../../../provider/model/address-port";
 import { hostPort } from "../../../provider/model/ip";
-import { ipvsadmFixture } from "./fixtures";
+import { ipvsadmFixture } from "../facts/fixtures";
 
 // Every address:port the real listings print: services and real servers, IPv4 and IPv6, fwmark real servers as IP:0.
 function printedAddresses(): string[] {
