@@ -65,6 +65,7 @@ export function openExec(link: Link, command: string, timeoutMs = 0): Promise<Cl
           // An SSH open failure carries a `reason`; anything else came after the exec request.
           if (err) return fail(err, "reason" in err);
           if (done) return channel.close(); // too late: nobody will read it
+          recordExit(channel);
           settle(() => {
             link.opened?.(channel);
             resolve(channel);
@@ -82,6 +83,17 @@ export function openExec(link: Link, command: string, timeoutMs = 0): Promise<Cl
         fail(new Error(`timed out after ${timeoutMs}ms ${what} on ${link.name}`), safe);
       }, timeoutMs);
   });
+}
+
+/** A channel's exit status as it arrived; absent until the command exited. */
+const exits = new WeakMap<ClientChannel, { code: number | null; signal?: string }>();
+
+// The exit status can come in the same read as the channel's confirmation: ssh2 then emits `exit` before the promise
+// of openExec lets anyone attach a listener (seen ~1 in 20 runs through a jump host), so it is kept from the start.
+function recordExit(channel: ClientChannel): void {
+  channel.on("exit", (code: number | null, signal?: string) =>
+    exits.set(channel, signal ? { code, signal } : { code }),
+  );
 }
 
 // ssh2 has no public hook for "session channel confirmed" (after which the exec request is on
@@ -113,9 +125,6 @@ export function collect(channel: ClientChannel, link: Link, opts: CollectOptions
   return new Promise((resolve, reject) => {
     const out: Buffer[] = [];
     const err: Buffer[] = [];
-    let code: number | null = null;
-    let signal: string | undefined;
-    let exited = false;
     let done = false;
     let timer: NodeJS.Timeout | undefined;
     let unsubscribe = () => {};
@@ -139,24 +148,20 @@ export function collect(channel: ClientChannel, link: Link, opts: CollectOptions
       );
     channel.on("data", (d: Buffer) => out.push(d));
     channel.stderr.on("data", (d: Buffer) => err.push(d));
-    channel.on("exit", (c: number | null, s?: string) => {
-      exited = true;
-      code = c;
-      signal = s ?? undefined;
-    });
     channel.on("error", (e: Error) => finish(() => reject(e)));
     channel.on("close", () =>
       finish(() => {
-        if (!exited) {
+        const exit = exits.get(channel);
+        if (!exit) {
           const reason = link.downReason();
           return reject(reason ?? new ConnectionLostError(link.name, "channel closed without an exit status"));
         }
         const result: RunResult = {
           stdout: Buffer.concat(out).toString("utf8"),
           stderr: Buffer.concat(err).toString("utf8"),
-          code,
+          code: exit.code,
         };
-        if (signal) result.signal = signal;
+        if (exit.signal) result.signal = exit.signal;
         resolve(result);
       }),
     );
