@@ -1,7 +1,7 @@
 // Opening one authenticated SSH connection, through any chain of jump hosts, with bounded retries.
 import * as net from "net";
 import { Duplex } from "stream";
-import { Client, ConnectConfig } from "ssh2";
+import { Client, ConnectConfig, utils } from "ssh2";
 import {
   ConnectionSpec,
   DEFAULT_DIAL_ERROR_LIMIT,
@@ -45,6 +45,7 @@ export interface Dialed {
  */
 export async function dial(spec: ConnectionSpec): Promise<Dialed> {
   const check = hostKeyCheckFor(spec); // refuses before any network traffic if nothing to verify against
+  checkPrivateKey(spec);
   const jump = spec.proxy ? useJump(spec.proxy) : undefined;
   let via: Dialed | undefined;
   try {
@@ -78,6 +79,21 @@ export async function dial(spec: ConnectionSpec): Promise<Dialed> {
     jump?.release();
     if (err instanceof RetriesExhausted) throw new HostUnreachableError(endpoint, err.attempts, err.lastError);
     throw err;
+  }
+}
+
+/**
+ * A private key that cannot be read (not a key, encrypted without its passphrase, a wrong passphrase) is refused
+ * before any network traffic, and not retried: no attempt could succeed.
+ */
+function checkPrivateKey(spec: ConnectionSpec): void {
+  if (!spec.privateKey) return;
+  const parsed = utils.parseKey(spec.privateKey, spec.privateKeyPassword);
+  const error = parsed instanceof Error ? parsed : undefined;
+  if (error) {
+    throw new AuthenticationError(
+      `cannot use the private key for ${userOf(spec)}@${endpointOf(spec)}: ${error.message}`,
+    );
   }
 }
 
@@ -178,17 +194,24 @@ async function dialOnce(
       const password = spec.password;
       client.on("keyboard-interactive", (_name, _instr, _lang, prompts, finish) => finish(prompts.map(() => password)));
     }
-    client.connect(
-      connectConfig(spec, sock, timeoutMs, (key) => {
-        try {
-          check(key);
-          return true;
-        } catch (err) {
-          hostKeyError = err as Error;
-          return false;
-        }
-      }),
-    );
+    try {
+      client.connect(
+        connectConfig(spec, sock, timeoutMs, (key) => {
+          try {
+            check(key);
+            return true;
+          } catch (err) {
+            hostKeyError = err as Error;
+            return false;
+          }
+        }),
+      );
+    } catch (err) {
+      // ssh2 refuses its config synchronously: the socket opened for it would be left to fail unheard.
+      settled = true;
+      sock.destroy();
+      reject(err);
+    }
   });
 }
 

@@ -28,6 +28,19 @@ const hosts = useFakeHosts({ backoffInitialMs: 20, backoffMaxMs: 200 });
 const spec = hosts.spec;
 const viaJump = () => spec({ proxy: hosts.proxy() });
 
+test("a private key that is no key is refused at once: no dial, no retry, no socket left to fail unheard", async () => {
+  // A port nobody listens on: a socket opened anyway would end in ECONNREFUSED with no listener (a crash).
+  const closed = net.createServer();
+  await new Promise<void>((resolve) => closed.listen(0, "127.0.0.1", resolve));
+  const port = (closed.address() as net.AddressInfo).port;
+  await new Promise((resolve) => closed.close(resolve));
+  const err = await exec(spec({ port, password: undefined, privateKey: "not a key" }), "true").catch((e) => e);
+  expect(err).toBeInstanceOf(AuthenticationError);
+  expect(err.message).toMatch(/^cannot use the private key for tester@127\.0\.0\.1:\d+: /);
+  expect(hosts.target.connections).toBe(0);
+  await new Promise((resolve) => setTimeout(resolve, 200)); // an orphaned socket's error would surface here
+});
+
 describe("failures that retrying cannot fix fail at once", () => {
   test("wrong pinned host key is refused, naming both fingerprints, without retry", async () => {
     const wrong = `SHA256:${randomBytes(32).toString("base64").replace(/=+$/, "")}`;
@@ -243,6 +256,16 @@ describeSshd("real OpenSSH sshd: key and agent logins", () => {
   test("an encrypted private key logs in with its privateKeyPassword", async () => {
     const privateKey = readFileSync(keyFile, "utf8");
     expect((await exec(real.conn({ privateKey, privateKeyPassword: "key-pass-7" }), "echo in")).stdout).toBe("in\n");
+  });
+
+  test("an encrypted key without its passphrase, or with a wrong one, is refused as such, the passphrase unsaid", async () => {
+    const privateKey = readFileSync(keyFile, "utf8");
+    for (const privateKeyPassword of [undefined, "wrong-pass"]) {
+      const err = await exec(real.conn({ privateKey, privateKeyPassword }), "true").catch((e) => e);
+      expect(err).toBeInstanceOf(AuthenticationError);
+      expect(err.message).toMatch(/^cannot use the private key for root@127\.0\.0\.1:\d+: /);
+      expect(err.message).not.toContain("wrong-pass");
+    }
   });
 
   test("an agent is used when named, and by default only without password or key", async () => {
