@@ -89,10 +89,9 @@ export async function dial(spec: ConnectionSpec): Promise<Dialed> {
 function checkPrivateKey(spec: ConnectionSpec): void {
   if (!spec.privateKey) return;
   const parsed = utils.parseKey(spec.privateKey, spec.privateKeyPassword);
-  const error = parsed instanceof Error ? parsed : undefined;
-  if (error) {
+  if (parsed instanceof Error) {
     throw new AuthenticationError(
-      `cannot use the private key for ${userOf(spec)}@${endpointOf(spec)}: ${error.message}`,
+      `cannot use the private key for ${userOf(spec)}@${endpointOf(spec)}: ${parsed.message}`,
     );
   }
 }
