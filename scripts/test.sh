@@ -18,7 +18,8 @@ node scripts/link-self.js
 npm run --silent typecheck
 npm run --silent lint
 npm run --silent build
-npx jest --selectProjects unit
+# --forceExit: a handle a failed test leaves open must fail the run, not hang it until CI's deadline (stop 35).
+npx jest --selectProjects unit --forceExit
 e2e_started=$SECONDS
 bash test/lab/bench.sh
-npx jest --selectProjects e2e --runInBand
+npx jest --selectProjects e2e --runInBand --forceExit

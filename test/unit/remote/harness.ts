@@ -74,7 +74,9 @@ export function useFakeHosts(settings: Partial<RemoteSettings> = {}): FakeHosts 
   } as FakeHosts;
 
   beforeAll(async () => {
-    [hosts.target, hosts.jump] = await Promise.all([startFakeServer(), startFakeServer()]);
+    // One after the other: a failed start must not leave the other server listening (jest would never exit).
+    hosts.target = await startFakeServer();
+    hosts.jump = await startFakeServer();
     hosts.dir = mkdtempSync(join(tmpdir(), "lvs-remote-"));
     // This machine has no sudo: a stand-in that runs the command, so sudo connections work against the fake server.
     writeFileSync(join(hosts.dir, "sudo"), '#!/bin/sh\n[ "$1" = -n ] && shift\nexec "$@"\n');
