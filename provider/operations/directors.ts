@@ -2,7 +2,7 @@ import { machineIdFact } from "../facts/machine-id";
 import { ConnectionSpec } from "../remote";
 import { hostKey } from "../schemas/connection";
 import { withHost } from "./session";
-import { knownDown, knownDownError, warnUnreachable } from "./unreachable";
+import { HOSTS_DOWN_VARIABLE, knownDown, knownDownError, warnUnreachable } from "./unreachable";
 
 const sameSshEndpoint = (a: ConnectionSpec, b: ConnectionSpec) => hostKey(a) === hostKey(b);
 
@@ -20,7 +20,11 @@ export async function sameMachine(a: ConnectionSpec, b: ConnectionSpec, identify
   return idA !== undefined && idA === idB;
 }
 
-/** Directors listed before an update and not after it, by machine: their entries must go. */
+/**
+ * Directors listed before an update and not after it, by machine: their entries must go. Called before the update
+ * writes anything: a kept director that cannot be identified (listed down) fails it with nothing changed, since a
+ * "dropped" one could be that machine under another name, and removing its entries would take the service down.
+ */
 export async function droppedDirectors<T extends ConnectionSpec>(
   before: T[],
   after: T[],
@@ -28,6 +32,14 @@ export async function droppedDirectors<T extends ConnectionSpec>(
 ): Promise<T[]> {
   const candidates = before.filter((d) => !after.some((n) => sameSshEndpoint(n, d)));
   if (candidates.length === 0) return [];
+  const down = after.find(knownDown);
+  if (down) {
+    throw new Error(
+      `the directors ${candidates.map((d) => d.host).join(", ")} leave this resource while ${down.host}, listed in ` +
+        `${HOSTS_DOWN_VARIABLE}, cannot be told apart from them by machine id: change the directors once ` +
+        `${down.host} is back; nothing was changed`,
+    );
+  }
   const kept = await Promise.all(after.map(identify));
   const ids = await Promise.all(candidates.map(identify));
   return candidates.filter((_d, i) => ids[i] === undefined || !kept.includes(ids[i]));

@@ -38,6 +38,7 @@ export async function applyRealServer(
   previous?: RealServerInputs,
 ): Promise<ConnectionSpec[]> {
   const key = realServerId(inputs);
+  const dropped = previous ? await droppedDirectors(previous.directors, inputs.directors) : [];
   if (inputs.host) {
     await claimOnRealServerHost(inputs.host, inputs, key, actor);
   }
@@ -47,7 +48,6 @@ export async function applyRealServer(
     true,
   );
   if (previous) {
-    const dropped = await droppedDirectors(previous.directors, inputs.directors);
     await Promise.all(dropped.map((director) => removeRealServersFromDirector(director, { inputs: previous, actor })));
     // The old SNAT rule keeps matching until it is deleted (fullnat given up, or another snatSource).
     const oldSnat = desiredSnatRule(previous);
@@ -116,9 +116,9 @@ async function drain(inputs: RealServerInputs, actor: Actor): Promise<void> {
         });
         if (!withoutOwner(parseOwners(live.owners), actor).removeEntry) return false;
         const former = await readFormerFile(session, destinationFragmentPath, key, holdsDestination(key));
-        if (live.fragment !== null || former !== undefined || (live.block ?? null) !== null) {
-          await session.apply(planQuiesce(dest.service, dest.address, dest.port, live.table));
-        }
+        // Without our entry here, the removal leaves it to its other owner: nothing to wait for.
+        if (live.fragment === null && former === undefined && (live.block ?? null) === null) return false;
+        await session.apply(planQuiesce(dest.service, dest.address, dest.port, live.table));
         return true;
       }),
     ),

@@ -83,12 +83,12 @@ export async function applyVirtualService(
 ): Promise<ConnectionSpec[]> {
   // A VIP held before and not any more is released (bindVip true -> false): its claim would re-add it at boot.
   const releaseVip = previous?.bindVip === true && !binds(inputs);
+  const removed = await droppedDirectors(previous?.directors ?? [], inputs.directors);
   const down = await onEveryDirector(
     inputs.directors,
     (director) => convergeServicesOnDirector(director, { inputs, releaseVip, actor }),
     true,
   );
-  const removed = await droppedDirectors(previous?.directors ?? [], inputs.directors);
   await Promise.all(removed.map((director) => removeServicesFromDirector(director, { inputs, actor })));
   return down;
 }

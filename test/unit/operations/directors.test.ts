@@ -54,6 +54,19 @@ describe("directors listed in LVS_PULUMI_HOSTS_DOWN", () => {
     expect(touched).toEqual(["198.51.100.12", "198.51.100.11", "198.51.100.12"]);
   });
 
+  test("a director dropped while a kept one is down fails before any read: it could be that machine", async () => {
+    process.env[HOSTS_DOWN_VARIABLE] = dir1.host;
+    const asked: string[] = [];
+    const asking = (c: ConnectionSpec) => (asked.push(c.host), identify(c));
+    await expect(droppedDirectors([{ host: "dir1.example" }], [dir1, dir2], asking)).rejects.toThrow(
+      "the directors dir1.example leave this resource while 198.51.100.11, listed in LVS_PULUMI_HOSTS_DOWN, cannot " +
+        "be told apart from them by machine id: change the directors once 198.51.100.11 is back; nothing was changed",
+    );
+    expect(asked).toEqual([]);
+    // No director leaves: nothing to tell apart, the down one is no obstacle.
+    expect(await droppedDirectors([dir1, dir2], [dir1, dir2], asking)).toEqual([]);
+  });
+
   test("hosts match however they are written; nothing is down without the variable", () => {
     process.env[HOSTS_DOWN_VARIABLE] = "2001:DB8::11,Dir3.Example";
     expect(knownDown({ host: "2001:db8:0::11" })).toBe(true);

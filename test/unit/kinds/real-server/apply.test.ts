@@ -48,6 +48,33 @@ test("a director listed down is skipped and returned; the others are written", a
   expect(director().counted("-a")).toMatchObject({ scripts: 1, steps: [1] });
 });
 
+test("an update dropping a director while a kept one is listed down fails with nothing written", async () => {
+  process.env[HOSTS_DOWN_VARIABLE] = down.host;
+  const previous = realServer({ directors: [director().connection, { ...down, host: "198.51.100.13" }] });
+  await expect(
+    applyRealServer(realServer({ directors: [director().connection, down], host: byName() }), actor, previous),
+  ).rejects.toThrow("nothing was changed");
+  expect(director().scripts()).toEqual([]);
+});
+
+test("a removal with drain waits for nothing when no director holds an entry of it", async () => {
+  const infos: string[] = [];
+  setLogger({ debug: () => {}, info: (line) => infos.push(line), warn: () => {} });
+  try {
+    // 198.51.100.140 is not in the captured table and no fragment of it is stored.
+    await removeRealServer(realServer({ drainSeconds: 30 }), actor);
+  } finally {
+    setLogger({ debug: () => {}, info: () => {}, warn: () => {} });
+  }
+  expect(infos.filter((line) => line.includes("draining"))).toEqual([]);
+  expect(
+    director()
+      .reads()
+      .some((read) => read.includes("( ipvsadm -Ln --exact )")),
+  ).toBe(false);
+  expect(director().scripts()).toEqual([]);
+});
+
 test("an update naming the same director and host otherwise removes and releases nothing on them", async () => {
   const previous = realServer({ directors: [byName()], host: director().connection });
   await applyRealServer(realServer({ host: byName() }), actor, previous);
