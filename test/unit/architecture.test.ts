@@ -76,6 +76,19 @@ test("no import cycle", () => {
   expect(cycles).toEqual([]);
 });
 
+/** Whether a file has code that runs (not only types, interfaces and re-exports): that code has a test. */
+function hasRuntimeCode(file: string): boolean {
+  return /^(export )?(default )?(async )?(function|const|let|class|enum) /m.test(fs.readFileSync(file, "utf8"));
+}
+
+test("test/unit mirrors provider/: each source file with code has its test at the same relative path", () => {
+  const untested = files
+    .filter(hasRuntimeCode)
+    .map((file) => path.relative(ROOT, file))
+    .filter((relative) => !fs.existsSync(path.join(__dirname, relative.replace(/\.ts$/, ".test.ts"))));
+  expect(untested).toEqual([]);
+});
+
 test("no two top-level functions, classes or constants of provider/ share a name", () => {
   const declared = new Map<string, string[]>();
   for (const file of files) {

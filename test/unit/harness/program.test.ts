@@ -6,7 +6,7 @@ import * as path from "path";
 import * as pulumi from "@pulumi/pulumi";
 import { deployProgram, destroyStack } from "../../harness/program";
 import { ProviderHost } from "../../harness/provider-host";
-import { makeFileProvider } from "../harness/file-provider";
+import { makeFileProvider } from "./file-provider";
 
 jest.setTimeout(60000);
 
