@@ -2,6 +2,7 @@ import * as pulumi from "@pulumi/pulumi";
 import type { DirectorTable } from "../facts/director-table";
 import { Director } from "../resources/director";
 import { HAPair } from "../resources/ha-pair";
+import { liveDirectorTable } from "../resources/live-table";
 import { RealServer } from "../resources/real-server";
 import { VirtualService } from "../resources/virtual-service";
 import { serviceKey } from "../model/ipvs";
@@ -12,8 +13,11 @@ export interface LvsClusterDirectorInfo {
   host: string;
   kernelRelease: string;
   ipvsadmVersion: string;
-  /** Its live IPVS table as of the last apply or refresh. */
-  table: DirectorTable;
+  /**
+   * Its live IPVS table once this run's creates and updates are done (resources/live-table.ts); undefined in a
+   * preview. Resources taken out of the program are deleted after it ends (Pulumi's order): the next run shows that.
+   */
+  table: DirectorTable | undefined;
 }
 
 /**
@@ -105,12 +109,23 @@ export class LvsCluster extends pulumi.ComponentResource {
     }
 
     this.vips = pulumi.all(Object.values(this.serviceResources).map(serviceKeyOf));
+    const all: pulumi.Resource[] = [
+      ...Object.values(this.directorResources),
+      ...Object.values(this.serviceResources),
+      ...Object.values(this.realServerResources).flatMap((servers) => Object.values(servers)),
+      ...Object.values(this.haPairResources),
+    ];
     const directorInfo = pulumi.all(
       Object.fromEntries(
         Object.entries(this.directorResources).map(([directorName, director]) => [
           directorName,
           pulumi
-            .all([director.connection, director.kernelRelease, director.ipvsadmVersion, director.table])
+            .all([
+              director.connection,
+              director.kernelRelease,
+              director.ipvsadmVersion,
+              liveDirectorTable(director, all),
+            ])
             .apply(([connection, kernelRelease, ipvsadmVersion, table]) => ({
               host: connection.host,
               kernelRelease,

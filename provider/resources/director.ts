@@ -2,7 +2,6 @@ import * as pulumi from "@pulumi/pulumi";
 import type { z } from "zod";
 import type { directorInputsSchema } from "../schemas/director";
 import type { InputShape } from "./args";
-import type { DirectorTable } from "../facts/director-table";
 import { ConnectionArgs } from "./connection";
 import { providerFor, secretInput, urnInput } from "./provider";
 
@@ -15,8 +14,6 @@ export class Director extends pulumi.dynamic.Resource {
   declare readonly kernelRelease: pulumi.Output<string>;
   declare readonly ipvsadmVersion: pulumi.Output<string>;
   declare readonly schedulers: pulumi.Output<string[]>;
-  /** The live IPVS table by service key, as of the last apply or refresh (`pulumi up --refresh` shows it current). */
-  declare readonly table: pulumi.Output<DirectorTable>;
 
   constructor(name: string, args: DirectorArgs, opts?: pulumi.CustomResourceOptions) {
     super(
@@ -28,7 +25,6 @@ export class Director extends pulumi.dynamic.Resource {
         kernelRelease: undefined,
         ipvsadmVersion: undefined,
         schedulers: undefined,
-        table: undefined,
         __urn: urnInput(name, "Director", opts),
       },
       { ...opts, additionalSecretOutputs: ["connection"] },

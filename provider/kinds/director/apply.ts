@@ -1,4 +1,3 @@
-import { DirectorTable, directorTableFact } from "../../facts/director-table";
 import { fileFact } from "../../facts/files";
 import { ipvsTimeoutsFact } from "../../facts/ipvs-timeouts";
 import { ipvsadmVersionFact } from "../../facts/ipvsadm-version";
@@ -23,8 +22,6 @@ export interface DirectorFacts {
   kernelRelease: string;
   ipvsadmVersion: string;
   schedulers: string[];
-  /** The live IPVS table (every entry, ours or not) as of this apply or read. */
-  table: DirectorTable;
 }
 
 /**
@@ -58,7 +55,7 @@ export function applyDirector(inputs: DirectorInputs, actor: Actor): Promise<Dir
       }),
       ...installIpvsBoot(live),
     ]);
-    return describeDirector(facts, (await session.read({ table: directorTableFact() })).table);
+    return describeDirector(facts);
   });
 }
 
@@ -76,20 +73,16 @@ function readDirectorFacts(session: HostSession) {
   return session.read(directorFacts());
 }
 
-function describeDirector(facts: DirectorHostFacts, table: DirectorTable): DirectorFacts {
+function describeDirector(facts: DirectorHostFacts): DirectorFacts {
   return {
     kernelRelease: facts.kernelRelease,
     ipvsadmVersion: facts.ipvsadm?.ipvsadm ?? "",
     schedulers: facts.schedulers,
-    table,
   };
 }
 
 export function readLiveDirector(inputs: DirectorInputs): Promise<DirectorFacts> {
-  return withHost(inputs.connection, async (session) => {
-    const { table, ...facts } = await session.read({ ...directorFacts(), table: directorTableFact() });
-    return describeDirector(facts, table);
-  });
+  return withHost(inputs.connection, async (session) => describeDirector(await session.read(directorFacts())));
 }
 
 /**

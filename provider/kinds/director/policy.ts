@@ -11,6 +11,8 @@ export const directorKind: Kind<DirectorInputs> = {
   // Another address is an update, not a replacement: the update gives up the old host only when it is another
   // machine (a second name of the same one must not lose its setup).
   replaceOn: [],
+  // `table` was an output until 0.2 (now resources/live-table.ts): named here so that old state is no input change
+  // and its first refresh drops it.
   computed: ["kernelRelease", "ipvsadmVersion", "schedulers", "table"],
   async apply(inputs, actor, previous) {
     const facts = await applyDirector(inputs, actor);

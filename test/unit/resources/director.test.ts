@@ -20,7 +20,7 @@ test("a director registers as lvs:Director with the director provider; its conne
   expect(wire.secretValue(wire.inputsOf("dir1").connection)).toMatchObject({ privateKey: FAKE_KEY });
   expect(wire.inputsOf("dir1").installPackages).toBe(true);
   // Computed outputs are registered as unset inputs, so the engine expects them back from the provider.
-  for (const computed of ["kernelRelease", "ipvsadmVersion", "schedulers", "table"]) {
+  for (const computed of ["kernelRelease", "ipvsadmVersion", "schedulers"]) {
     expect(wire.inputsOf("dir1")).not.toHaveProperty(computed);
   }
   wire.expectNoSecretOutsideSecrets();
