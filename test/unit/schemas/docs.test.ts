@@ -39,6 +39,19 @@ describe("README inputs tables", () => {
     expect(rowOf(service, "scheduler")).toContain("`wlc`, `lblc`");
     expect(rowOf(service, "schedulerFlags")).toContain("| (`sh-fallback`, `sh-port`, `mh-fallback`, `mh-port`)[] |");
 
+    // A health check: the types by name in the field's row, and each type's fields in a table of its own.
+    expect(rowOf(service, "healthCheck")).toContain(
+      "| one of `tcp` \\| `http` \\| `https` \\| `misc` \\| `dns` (HealthCheck below) | optional |",
+    );
+    expect(rowOf(realServer, "healthCheck")).toContain("one of `tcp` \\| `http`");
+    const check = tableOf(tables, "HealthCheck");
+    expect(check).toContain("One of the types `tcp`, `http`, `https`, `misc`, `dns`, chosen by `type`");
+    expect(rowOf(check, "intervalSeconds")).toContain("| all | integer 1..3600 | default `6` |");
+    expect(rowOf(check, "path")).toContain("| `http`, `https` | string | default `/` |");
+    expect(rowOf(check, "command")).toContain("| `misc` | string[] | required |");
+    expect(rowOf(check, "recordType")).toContain("| `dns` | `A`, `AAAA`");
+    expect(tables.split("#### HealthCheck")).toHaveLength(2);
+
     const connection = tableOf(tables, "Connection");
     expect(rowOf(connection, "port")).toContain("| integer 1..65535 | default `22` |");
     expect(rowOf(connection, "insecureSkipHostKeyCheck")).toContain("| boolean | default `false` |");
