@@ -129,7 +129,9 @@ async function drain(inputs: RealServerInputs, actor: Actor): Promise<void> {
     `real server ${key}: draining (weight 0 on ${directors.length} director(s)); waiting up to ` +
       `${inputs.drainSeconds} s for its active connections to end`,
   );
-  const deadline = Date.now() + inputs.drainSeconds * 1000;
+  const started = Date.now();
+  const deadline = started + inputs.drainSeconds * 1000;
+  let told = started;
   for (;;) {
     const active = await Promise.all(
       directors.map((director) => sharedConnectionCounts(director).then((counts) => counts[key]?.activeConn ?? 0)),
@@ -142,9 +144,19 @@ async function drain(inputs: RealServerInputs, actor: Actor): Promise<void> {
       );
       return;
     }
+    // A long wait is not silent: the operator sees it progress (or stall) every 10 s.
+    if (Date.now() - told >= DRAIN_PROGRESS_MS) {
+      told = Date.now();
+      log().info(
+        `real server ${key}: draining, ${left} active connection(s) left after ` +
+          `${Math.round((told - started) / 1000)} s of up to ${inputs.drainSeconds} s`,
+      );
+    }
     await sleep(1000);
   }
 }
+
+const DRAIN_PROGRESS_MS = 10_000;
 
 /** The destination as the directors list it (one that drifted first), the directors that lack it, its health. */
 export async function readRealServer(

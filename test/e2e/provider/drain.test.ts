@@ -70,17 +70,26 @@ describe("drain on delete", () => {
     }
   }, 600_000);
 
-  test("a connection that does not end is left behind at the deadline", async () => {
-    await stack.deploy([...base, server("rs1", "198.51.100.21", 8)]);
-    const held = holdConnection(vip, 80, 40);
+  test("a connection that does not end is left behind at the deadline; the wait prints progress", async () => {
+    await stack.deploy([...base, server("rs1", "198.51.100.21", 30)]);
+    const held = holdConnection(vip, 80, 50);
     try {
       await waitForActive("198.51.100.21");
       const started = Date.now();
+      const seen = stack.diagnostics.length;
       await stack.deploy(base);
       const waited = Date.now() - started;
-      expect(waited).toBeGreaterThanOrEqual(8_000);
-      expect(waited).toBeLessThan(30_000);
+      expect(waited).toBeGreaterThanOrEqual(30_000);
+      expect(waited).toBeLessThan(50_000);
       expect(await row("198.51.100.21")).toBeUndefined();
+      const lines = stack.diagnostics
+        .slice(seen)
+        .map((d) => d.message)
+        .filter((m) => m.includes("198.51.100.21") && m.includes("drain"));
+      process.stdout.write(`drain of 30 s: ${lines.length} lines\n${lines.join("\n")}\n`);
+      // The start, progress at 10 s and 20 s, and the deadline.
+      expect(lines.length).toBeGreaterThanOrEqual(4);
+      expect(lines.filter((m) => m.includes("active connection(s) left after"))).toHaveLength(3);
     } finally {
       held.close();
     }
