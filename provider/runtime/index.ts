@@ -9,7 +9,8 @@ import { adoptionNotice } from "./adoption";
 import { Kind, Props } from "../kinds/kind";
 import { kindOf, ResourceKind } from "../kinds/registry";
 import { diffResource, inputsOnly, PROVIDER_KEY, ResourceDiff, URN_KEY } from "./diff";
-import { asResource, connectLogToEngine, resourceLogger } from "./resource-log";
+import { forOperator, omitPrintedCopies } from "./operator-error";
+import { asResource, connectLogToEngine, engineAddress, resourceLogger } from "./resource-log";
 
 export type { ResourceKind } from "../kinds/registry";
 
@@ -17,6 +18,14 @@ const UNKNOWN = "04da6b54-80e4-46f7-96ec-b56ff0331ba9";
 
 connectLogToEngine();
 setLogger(resourceLogger);
+if (engineAddress()) omitPrintedCopies(console);
+
+/** `operation`, failing with the error as an operator reads it (runtime/operator-error.ts). */
+function presented<T>(operation: Promise<T>): Promise<T> {
+  return operation.catch((error: unknown) => {
+    throw forOperator(error);
+  });
+}
 
 function containsUnknown(value: unknown): boolean {
   if (value === UNKNOWN) return true;
@@ -44,8 +53,8 @@ export async function check(name: ResourceKind, olds: Props, news: Props) {
   return { inputs: { ...inputs, ...passed }, failures: [] };
 }
 
-export async function diff(kind: ResourceKind, _id: string, olds: Props, news: Props): Promise<ResourceDiff> {
-  return diffResource(kind, olds, news);
+export function diff(kind: ResourceKind, _id: string, olds: Props, news: Props): Promise<ResourceDiff> {
+  return presented(Promise.resolve().then(() => diffResource(kind, olds, news)));
 }
 
 /** The URN, kept in the outputs so that a later update, read or delete logs under the same resource. */
@@ -62,51 +71,57 @@ function actorOf(props: Props, former?: Props, undo?: boolean): Actor {
 
 export function create(name: ResourceKind, props: Props) {
   const kind = kindOf(name);
-  return asResource(props[URN_KEY], async () => {
-    const inputs = inputsOf(kind, props);
-    try {
-      const computed = await kind.apply(inputs, actorOf(props));
-      return { id: kind.id(inputs), outs: { ...inputs, ...computed, ...urnOf(props) } };
-    } catch (error) {
-      // A failed create leaves nothing behind: undo what it added (an entry it only adopted or shares stays live),
-      // then report the first failure.
-      await kind.remove(inputs, actorOf(props, undefined, true)).catch(() => undefined);
-      throw error;
-    }
-  });
+  return presented(
+    asResource(props[URN_KEY], async () => {
+      const inputs = inputsOf(kind, props);
+      try {
+        const computed = await kind.apply(inputs, actorOf(props));
+        return { id: kind.id(inputs), outs: { ...inputs, ...computed, ...urnOf(props) } };
+      } catch (error) {
+        // A failed create leaves nothing behind: undo what it added (an entry it only adopted or shares stays live),
+        // then report the first failure.
+        await kind.remove(inputs, actorOf(props, undefined, true)).catch(() => undefined);
+        throw error;
+      }
+    }),
+  );
 }
 
 export function update(name: ResourceKind, _id: string, olds: Props, news: Props) {
   const kind = kindOf(name);
-  return asResource(news[URN_KEY] ?? olds[URN_KEY], async () => {
-    const inputs = inputsOf(kind, news);
-    const computed = await kind.apply(inputs, actorOf(news, olds), inputsOf(kind, olds));
-    return { outs: { ...inputs, ...computed, ...urnOf(news) } };
-  });
+  return presented(
+    asResource(news[URN_KEY] ?? olds[URN_KEY], async () => {
+      const inputs = inputsOf(kind, news);
+      const computed = await kind.apply(inputs, actorOf(news, olds), inputsOf(kind, olds));
+      return { outs: { ...inputs, ...computed, ...urnOf(news) } };
+    }),
+  );
 }
 
 export function read(name: ResourceKind, id: string, props: Props) {
   const kind = kindOf(name);
-  return asResource(props[URN_KEY], async () => {
-    const stored = inputsOnly(kind, props);
-    let live: Props | undefined;
-    try {
-      live = await kind.read(inputsOf(kind, props), props);
-    } catch (error) {
-      // No host of the resource answers (an outage): the refresh goes on, this resource as last known.
-      const unreachable = unreachableHost(error);
-      if (!unreachable) throw error;
-      warnUnreachable(unreachable, "what it holds is kept as last known");
-      return { id, props };
-    }
-    if (live === undefined) return { id: "", props: {} };
-    // A live value that is absent (no persistence any more) removes the stored one.
-    const merged = Object.fromEntries(Object.entries({ ...stored, ...live }).filter(([, v]) => v !== undefined));
-    return { id, props: { ...merged, ...urnOf(props) } };
-  });
+  return presented(
+    asResource(props[URN_KEY], async () => {
+      const stored = inputsOnly(kind, props);
+      let live: Props | undefined;
+      try {
+        live = await kind.read(inputsOf(kind, props), props);
+      } catch (error) {
+        // No host of the resource answers (an outage): the refresh goes on, this resource as last known.
+        const unreachable = unreachableHost(error);
+        if (!unreachable) throw error;
+        warnUnreachable(unreachable, "what it holds is kept as last known");
+        return { id, props };
+      }
+      if (live === undefined) return { id: "", props: {} };
+      // A live value that is absent (no persistence any more) removes the stored one.
+      const merged = Object.fromEntries(Object.entries({ ...stored, ...live }).filter(([, v]) => v !== undefined));
+      return { id, props: { ...merged, ...urnOf(props) } };
+    }),
+  );
 }
 
 export function remove(name: ResourceKind, _id: string, props: Props): Promise<void> {
   const kind = kindOf(name);
-  return asResource(props[URN_KEY], () => kind.remove(inputsOf(kind, props), actorOf(props)));
+  return presented(asResource(props[URN_KEY], () => kind.remove(inputsOf(kind, props), actorOf(props))));
 }

@@ -15,7 +15,7 @@ export function asResource<T>(urn: unknown, operation: () => Promise<T>): Promis
 }
 
 /** Inside the SDK's dynamic-provider host (`node .../cmd/dynamic-provider <engine address>`): the engine's address. */
-function engineAddress(): string | undefined {
+export function engineAddress(): string | undefined {
   const [, script, address] = process.argv;
   return script && /[\\/]cmd[\\/]dynamic-provider([\\/]index\.js)?$/.test(script) && address ? address : undefined;
 }

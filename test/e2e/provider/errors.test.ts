@@ -1,6 +1,6 @@
 // Bad input and bad hosts, through the SDK's provider host: check() names the property, a wrong pinned host key
 // refuses to connect, an unreachable host fails after bounded retries. Nothing is changed on any host.
-import { PropertyMap } from "../../harness/provider-host";
+import { PropertyMap, ProviderCallError } from "../../harness/provider-host";
 import { labHosts, labTopology } from "../../lab/lab";
 import { changeLogLength, connectionTo, LabStack, urnOf } from "./fixture";
 
@@ -130,10 +130,27 @@ describe("errors through the provider host", () => {
       connection: { ...dir1, host: "198.51.100.50", dialErrorLimit: 3, perDialTimeout: 3 },
       __provider: stack.providerText("director"),
     };
-    const checked = await stack.host.check(urnOf("unreachable", "director"), {}, props);
+    const urn = urnOf("unreachable", "director");
+    const checked = await stack.host.check(urn, {}, props);
+    const stderrBefore = stack.host.stderr.length;
     const started = Date.now();
-    const error = await stack.host.create(urnOf("unreachable", "director"), checked.inputs).catch((e: Error) => e);
+    const error = await stack.host.create(urn, checked.inputs).catch((e: Error) => e);
     expect(String(error)).toMatch(/198\.51\.100\.50:22.*unreachable after 3 attempts/);
     expect(Date.now() - started).toBeLessThan(60_000);
+    // A delete (the SDK's host prints its failures to stderr, the engine shows them) fails at once: the host's dial
+    // budget is spent once per provider process.
+    const removal = await stack.host.delete(urn, "director:198.51.100.50:22", checked.inputs).catch((e: Error) => e);
+    for (const failed of [error, removal]) {
+      // What the engine shows: the error's details (ProviderCallError adds the method).
+      const lines = (failed as ProviderCallError).details.split("\n");
+      process.stdout.write(`unreachable host, as the operator reads it:\n${lines.join("\n")}\n`);
+      expect(lines).toHaveLength(2);
+      expect(lines[0]).toMatch(/^host 198\.51\.100\.50:22 unreachable after 3 attempts: /);
+      expect(lines[1]).toMatch(/^ {2}to fix: check the network path to 198\.51\.100\.50:22 and its sshd/);
+    }
+    // Once, in the error itself: no copy on the host's stderr, no stack trace.
+    const stderr = stack.host.stderr.slice(stderrBefore);
+    expect(stderr.filter((line) => line.includes("198.51.100.50"))).toEqual([]);
+    expect(stderr.filter((line) => /^\s+at /.test(line))).toEqual([]);
   });
 });
