@@ -10,8 +10,8 @@ import { fingerprintOf } from "../../provider/remote";
 import { LabConnection } from "../lab/lab";
 
 export interface PerCommandJob {
-  /** Commands run one after the other; each list runs with `parallel` commands at once. */
-  stages: { connection: LabConnection; command: string }[][];
+  /** Commands run one after the other; each list runs with `parallel` commands at once. `stdin`: the command's input. */
+  stages: { connection: LabConnection; command: string; stdin?: string }[][];
   parallel: number;
 }
 
@@ -32,7 +32,7 @@ function connect(connection: LabConnection, sock?: Duplex): Promise<Client> {
   });
 }
 
-function exec(client: Client, command: string): Promise<{ code: number | null; stderr: string }> {
+function exec(client: Client, command: string, stdin?: string): Promise<{ code: number | null; stderr: string }> {
   return new Promise((resolve, reject) => {
     client.exec(command, (err, channel) => {
       if (err) return reject(err);
@@ -40,12 +40,13 @@ function exec(client: Client, command: string): Promise<{ code: number | null; s
       channel.on("data", () => undefined);
       channel.stderr.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
       channel.on("close", (code: number | null) => resolve({ code, stderr }));
+      channel.end(stdin);
     });
   });
 }
 
 /** One connection (and one jump connection), one command, closed; a failure names the host and the command. */
-async function runOnce(connection: LabConnection, command: string): Promise<void> {
+async function runOnce(connection: LabConnection, command: string, stdin?: string): Promise<void> {
   const jump = connection.proxy ? await connect(connection.proxy) : undefined;
   try {
     const sock = jump
@@ -57,7 +58,7 @@ async function runOnce(connection: LabConnection, command: string): Promise<void
       : undefined;
     const client = await connect(connection, sock);
     try {
-      const { code, stderr } = await exec(client, command);
+      const { code, stderr } = await exec(client, command, stdin);
       if (code !== 0) throw new Error(`${connection.host}: \`${command}\` exited ${code}: ${stderr.trim()}`);
     } finally {
       client.end();
@@ -71,7 +72,7 @@ async function main(jobFile: string): Promise<void> {
   const job = JSON.parse(fs.readFileSync(jobFile, "utf8")) as PerCommandJob;
   const limit = pLimit(job.parallel);
   for (const stage of job.stages) {
-    await Promise.all(stage.map(({ connection, command }) => limit(() => runOnce(connection, command))));
+    await Promise.all(stage.map(({ connection, command, stdin }) => limit(() => runOnce(connection, command, stdin))));
   }
 }
 

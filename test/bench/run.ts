@@ -5,7 +5,9 @@
 // connections opened (jump host included), remote execs, the working process's peak RSS, and the ratio
 // per-command / ours. The live tables are compared with the desired ones after every phase that writes.
 // Boots the lab if it is not up, and then takes it down again at the end (also when the benchmark fails).
-// Profiling: LVS_BENCH_OURS_ONLY=1 skips the per-command side; LVS_BENCH_TRACE=<file> gets one line per remote exec
+// The floor (floor()): what a hand-written script does at best, one SSH exec per director per phase (one `ipvsadm -R`
+// of the whole table or of the edits, one keepalived.conf and its start, one table read).
+// Profiling: LVS_BENCH_OURS_ONLY=1 skips the per-command and floor sides; LVS_BENCH_TRACE=<file> gets one line per remote exec
 // (start, ms to open, ms in all, pid, stdin bytes, what it was, the command's start; see ssh-counter.js);
 // LVS_BENCH_PROFILE=<folder> gets a V8 CPU profile of every process of a phase (cpu-profile.js, profile-summary.ts).
 import { execFileSync, spawn, spawnSync } from "child_process";
@@ -13,7 +15,7 @@ import * as fs from "fs";
 import * as os from "os";
 import * as path from "path";
 import { PulumiStack } from "../harness/cli/stack";
-import { labHosts, liveIpvsTable } from "../lab/lab";
+import { labExec, labHosts, liveIpvsTable } from "../lab/lab";
 import { PerCommandJob } from "./per-command";
 import {
   benchServices,
@@ -74,7 +76,7 @@ async function measured(what: string, body: (env: NodeJS.ProcessEnv) => Promise<
 }
 
 /** A phase as the progress lines name it, e.g. `ours 1000: create`. */
-const phaseLabel = (side: "ours" | "per-command", perService: number, name: Phase) =>
+const phaseLabel = (side: "ours" | "per-command" | "floor", perService: number, name: Phase) =>
   `${side} ${perService * SERVICES}: ${name}`;
 
 async function tablesEqual(services: BenchService[], what: string): Promise<void> {
@@ -90,6 +92,10 @@ async function tablesEqual(services: BenchService[], what: string): Promise<void
     }
   }
 }
+
+/** The keepalived.conf ours wrote on each director for the pair (after its create): the floor writes the same. */
+const pairConfig: Record<string, string> = {};
+const KEEPALIVED_CONF = "/etc/keepalived/keepalived.conf";
 
 /** Ours: the project's stack program with a `bench` stack, driven as `pulumi up / refresh / destroy`. */
 async function ours(perService: number): Promise<Record<Phase, Figures>> {
@@ -115,6 +121,7 @@ async function ours(perService: number): Promise<Record<Phase, Figures>> {
       }
     });
     await tablesEqual(initial, "ours after create");
+    for (const director of DIRECTORS) pairConfig[director] = await labExec(director, `cat ${KEEPALIVED_CONF}`);
     const change = await measured(phaseLabel("ours", perService, "change"), async (env) => {
       const result = await stack(changed, env).up();
       const expected = (SERVICES * perService) / 10;
@@ -201,21 +208,92 @@ async function perCommand(perService: number): Promise<Record<Phase, Figures>> {
   return { create, change, refresh, destroy };
 }
 
+/** `ipvsadm -R` of `lines` in a here-document. */
+const restore = (lines: string[]) => `ipvsadm -R <<'LVS_TABLE'\n${lines.join("\n")}\nLVS_TABLE\n`;
+// The floor's keepalived: started on its own config and PID files (the pair's VRRP part, as ours runs it), stopped
+// by its PID file.
+const FLOOR_CONF = "/etc/keepalived/bench-floor.conf";
+const FLOOR_PID = "/run/bench-floor.pid";
+
+/**
+ * The floor: per director and phase one SSH connection and one exec of `sh` with the whole phase on stdin, both
+ * directors at once (per-command.ts runs it, so it is counted like the other sides).
+ */
+async function floor(perService: number): Promise<Record<Phase, Figures>> {
+  const hosts = labHosts().hosts;
+  const initial = benchServices(perService, false);
+  const changed = benchServices(perService, true);
+  const service = (s: BenchService) => `-t ${VIP}:${s.port}`;
+  const entry = (s: BenchService, rs: BenchService["realServers"][number]) =>
+    `${service(s)} -r ${rs.address}:${s.port} -g -w ${rs.weight}`;
+  const run = (script: (director: string) => string) => (env: NodeJS.ProcessEnv) =>
+    runPerCommand(
+      {
+        parallel: DIRECTORS.length,
+        stages: [DIRECTORS.map((d) => ({ connection: hosts[d].connection, command: "sh -e", stdin: script(d) }))],
+      },
+      env,
+    );
+  const create = await measured(
+    phaseLabel("floor", perService, "create"),
+    run(
+      (director) =>
+        restore(
+          initial.flatMap((s) => [`-A ${service(s)} -s wrr`, ...s.realServers.map((rs) => `-a ${entry(s, rs)}`)]),
+        ) +
+        `cat > ${FLOOR_CONF} <<'LVS_CONF'\n${pairConfig[director]}\nLVS_CONF\n` +
+        `keepalived --vrrp -f ${FLOOR_CONF} -p ${FLOOR_PID} -r /run/bench-floor-vrrp.pid\n`,
+    ),
+  );
+  await tablesEqual(initial, "floor after create");
+  const edits = changed.flatMap((s, i) =>
+    s.realServers.filter((rs, r) => rs.weight !== initial[i].realServers[r].weight).map((rs) => `-e ${entry(s, rs)}`),
+  );
+  const change = await measured(
+    phaseLabel("floor", perService, "change"),
+    run(() => restore(edits)),
+  );
+  await tablesEqual(changed, "floor after the weight change");
+  const refresh = await measured(
+    phaseLabel("floor", perService, "refresh"),
+    run(() => "ipvsadm -Sn >/dev/null\n"),
+  );
+  const destroy = await measured(
+    phaseLabel("floor", perService, "destroy"),
+    run(
+      () =>
+        "ipvsadm -C\n" +
+        `pid=$(cat ${FLOOR_PID}); kill "$pid"; while kill -0 "$pid" 2>/dev/null; do sleep 0.1; done\n` +
+        `rm -f ${FLOOR_CONF}\n`,
+    ),
+  );
+  await tablesEqual([], "floor after destroy");
+  return { create, change, refresh, destroy };
+}
+
 const seconds = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
 const megabytes = (bytes: number) => `${Math.round(bytes / 2 ** 20)} MB`;
 const cells = (f: Figures) =>
   `${seconds(f.wallMs).padStart(9)} ${String(f.connections).padStart(6)} ${String(f.execs).padStart(6)} ${megabytes(f.peakRssBytes).padStart(9)}`;
 
-function report(size: number, mine: Record<Phase, Figures>, theirs: Record<Phase, Figures> | undefined): void {
+function report(
+  size: number,
+  mine: Record<Phase, Figures>,
+  theirs: Record<Phase, Figures> | undefined,
+  best: Record<Phase, Figures> | undefined,
+): void {
   say(`\nbench: ${size} real servers (1 HA pair x ${SERVICES} services x ${size / SERVICES})`);
   say(
-    "phase     ours: wall  conns  execs  peak RSS | per-command: wall  conns  execs  peak RSS | ratio per-command/ours",
+    "phase     ours: wall  conns  execs  peak RSS | per-command: wall  conns  execs  peak RSS |" +
+      " floor: wall  conns  execs  peak RSS | per-command/ours | ours/floor",
   );
+  const notRun = "(not run)".padStart(33);
+  const ratio = (a: Figures | undefined, b: Figures | undefined) => (a && b ? (a.wallMs / b.wallMs).toFixed(2) : "-");
   for (const phase of PHASES) {
-    const a = mine[phase];
-    const b = theirs?.[phase];
+    const [a, b, c] = [mine[phase], theirs?.[phase], best?.[phase]];
     say(
-      `${phase.padEnd(8)} ${cells(a)} | ${b ? cells(b) : "(not run)".padStart(33)}            | ${b ? (b.wallMs / a.wallMs).toFixed(2) : "-"}`,
+      `${phase.padEnd(8)} ${cells(a)} | ${b ? cells(b) : notRun}            | ${c ? cells(c) : notRun} |` +
+        ` ${ratio(b, a).padStart(16)} | ${ratio(a, c).padStart(10)}`,
     );
   }
 }
@@ -252,7 +330,8 @@ async function benchmark(totals: number[]): Promise<void> {
   for (const total of totals) {
     const mine = await ours(total / SERVICES);
     const theirs = process.env.LVS_BENCH_OURS_ONLY ? undefined : await perCommand(total / SERVICES);
-    report(total, mine, theirs);
+    const best = process.env.LVS_BENCH_OURS_ONLY ? undefined : await floor(total / SERVICES);
+    report(total, mine, theirs, best);
     growth.push(
       `${total}: ours ${seconds(mine.create.wallMs)} (${(mine.create.wallMs / total).toFixed(0)} ms per real server)`,
     );
