@@ -8,6 +8,7 @@ import { sysctlFact } from "../facts/sysctl";
 import { HostClaim } from "../model/host-claim";
 import { ORIGINALS_FILE, REALSERVER_UNIT_NAME } from "../model/host-paths";
 import { claimsChange, planHostClaims } from "../plan/host-claims";
+import { Step } from "../plan/step";
 import { HostSession } from "./session";
 
 /**
@@ -16,6 +17,14 @@ import { HostSession } from "./session";
  * the host, are read; one script applies it.
  */
 export async function applyHostClaims(session: HostSession, add: HostClaim[], release: string[]): Promise<void> {
+  await session.apply(await hostClaimsSteps(session, add, release));
+}
+
+/**
+ * The steps applyHostClaims would run, from a read of the host. With nothing added or released: what the host lacks
+ * of its stored claims (drift), none when it holds all of them.
+ */
+export async function hostClaimsSteps(session: HostSession, add: HostClaim[], release: string[]): Promise<Step[]> {
   const stored = await session.read({ claims: hostClaimsFact(), originals: hostOriginalsFact() });
   const change = claimsChange(stored.claims, add, release);
   const facts = await session.read({
@@ -33,22 +42,20 @@ export async function applyHostClaims(session: HostSession, add: HostClaim[], re
   const at = facts as unknown as Record<string, unknown>;
   const byIndex = <T>(items: string[], prefix: string, value: (fact: unknown) => T) =>
     Object.fromEntries(items.map((item, i) => [item, value(at[`${prefix}${i}`])]));
-  await session.apply(
-    planHostClaims(change, {
-      originals: stored.originals,
-      originalsFile: facts.originalsFile,
-      loadedModules: facts.loadedModules,
-      sysctls: facts.sysctls,
-      routes: { inet: facts.routes4, inet6: facts.routes6 },
-      addresses: byIndex(change.devices, "addresses", (a) => (a as InterfaceAddress[]).map((address) => address.cidr)),
-      links: byIndex(change.links, "link", (link) => link as LinkState),
-      unitEnabled: facts.unitEnabled,
-      files: byIndex(change.files, "file", (content) => content as string | null),
-      formerFiles: byIndex(
-        change.formerClaims.map((claim) => claim.path),
-        "former",
-        (content) => content as string | null,
-      ),
-    }),
-  );
+  return planHostClaims(change, {
+    originals: stored.originals,
+    originalsFile: facts.originalsFile,
+    loadedModules: facts.loadedModules,
+    sysctls: facts.sysctls,
+    routes: { inet: facts.routes4, inet6: facts.routes6 },
+    addresses: byIndex(change.devices, "addresses", (a) => (a as InterfaceAddress[]).map((address) => address.cidr)),
+    links: byIndex(change.links, "link", (link) => link as LinkState),
+    unitEnabled: facts.unitEnabled,
+    files: byIndex(change.files, "file", (content) => content as string | null),
+    formerFiles: byIndex(
+      change.formerClaims.map((claim) => claim.path),
+      "former",
+      (content) => content as string | null,
+    ),
+  });
 }

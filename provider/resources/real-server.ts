@@ -20,6 +20,8 @@ export class RealServer extends pulumi.dynamic.Resource {
   declare readonly forwarding: pulumi.Output<string>;
   /** After a refresh: the directors (user@host:port) that no longer list the real server; absent when all do. */
   declare readonly missingFrom: pulumi.Output<string[] | undefined>;
+  /** After a refresh: what the next apply runs on the real server's host to repair its side; absent when whole. */
+  declare readonly hostDrift: pulumi.Output<string[] | undefined>;
 
   constructor(name: string, args: RealServerArgs, opts?: pulumi.CustomResourceOptions) {
     const { service, ...rest } = args;

@@ -8,7 +8,9 @@ import { chooseEgressDevice, realServerClaim } from "../../plan/real-server-clai
 import { command } from "../../model/shell";
 import { ipFamily } from "../../model/ip";
 import { RealServerInputs } from "../../schemas/real-server";
-import { applyHostClaims } from "../../operations/host-claims";
+import { applyHostClaims, hostClaimsSteps } from "../../operations/host-claims";
+import { withHost } from "../../operations/session";
+import { auditLines } from "../../plan/step";
 import { AGAIN, DONE, firstOfEachKey, ItemOutcome } from "../../plan/host-batch";
 import { hostBatcher } from "../../operations/host-batch";
 import { HostSession } from "../../operations/session";
@@ -71,4 +73,13 @@ function ripHolderFact(rip: string): Fact<string | undefined> {
     command: command("ip", "-j", "addr", "show", "to", rip),
     parse: (stdout) => (stdout.trim() === "" ? undefined : (JSON.parse(stdout) as { ifname?: string }[])[0]?.ifname),
   };
+}
+
+/**
+ * What the real server's host lacks of the setup claimed on it (a VIP taken off lo, an ARP sysctl reset, the NAT
+ * return route deleted, a boot file changed): the commands the next apply runs to repair it, none when it is whole.
+ * The host's claims are read, not this real server's alone: they are converged together.
+ */
+export function realServerHostDrift(host: NonNullable<RealServerInputs["host"]>): Promise<string[]> {
+  return withHost(host, async (session) => (await hostClaimsSteps(session, [], [])).flatMap(auditLines));
 }

@@ -4,7 +4,9 @@ import { desiredDestination } from "../../plan/desired-entries";
 import { realServerInputsSchema, RealServerInputs } from "../../schemas/real-server";
 import { Kind } from "../kind";
 import { missing, ON_EVERY_DIRECTOR, skipped } from "../outputs";
+import { unreachableHost, warnUnreachable } from "../../operations/unreachable";
 import { applyRealServer, readRealServer, realServerId, removeRealServer } from "./apply";
+import { realServerHostDrift } from "./on-host";
 
 export const realServerKind: Kind<RealServerInputs> = {
   schema: realServerInputsSchema,
@@ -14,8 +16,8 @@ export const realServerKind: Kind<RealServerInputs> = {
     const dest = desiredDestination(inputs);
     return destinationKey(dest.service, dest.address, dest.port);
   },
-  computed: ["missingFrom", "health"],
-  expectedLive: () => ON_EVERY_DIRECTOR,
+  computed: ["missingFrom", "health", "hostDrift"],
+  expectedLive: () => ({ ...ON_EVERY_DIRECTOR, hostDrift: undefined }),
   adopts: "real server",
   async apply(inputs, actor, previous) {
     return skipped(await applyRealServer(inputs, actor, previous));
@@ -23,6 +25,7 @@ export const realServerKind: Kind<RealServerInputs> = {
   async read(inputs) {
     const { entry: live, missingFrom, health } = await readRealServer(inputs);
     if (!live) return undefined;
+    const hostDrift = inputs.host ? await readHostDrift(inputs.host) : [];
     // fullnat is nat in the kernel table; its SNAT half lives in netfilter.
     const forwarding = inputs.forwarding === "fullnat" && live.forwarding === "nat" ? "fullnat" : live.forwarding;
     return {
@@ -33,7 +36,21 @@ export const realServerKind: Kind<RealServerInputs> = {
       ...missing(missingFrom),
       // Checked services: each director's keepalived view ("up" or "down"), as of this refresh.
       health,
+      // The host's side, drifted: what the next apply runs there (none: absent).
+      hostDrift: hostDrift.length > 0 ? hostDrift : undefined,
     };
   },
   remove: (inputs, actor) => removeRealServer(inputs, actor),
 };
+
+/** The host's drift; none when the host does not answer (its setup is kept as last known, with a warning). */
+async function readHostDrift(host: NonNullable<RealServerInputs["host"]>): Promise<string[]> {
+  try {
+    return await realServerHostDrift(host);
+  } catch (error) {
+    const unreachable = unreachableHost(error);
+    if (!unreachable) throw error;
+    warnUnreachable(unreachable, "its host side is not checked for drift");
+    return [];
+  }
+}

@@ -5,6 +5,7 @@ import { realServerId } from "../../../../provider/kinds/real-server/apply";
 import {
   claimOnRealServerHost,
   hostClaimId,
+  realServerHostDrift,
   releaseOnRealServerHost,
 } from "../../../../provider/kinds/real-server/on-host";
 import { realServerInputsSchema } from "../../../../provider/schemas/real-server";
@@ -94,4 +95,14 @@ test("a claim and a release of one destination at once are never merged: the sec
       .filter((read) => read.includes("claims.d/*.json")),
   ).toHaveLength(2);
   expect(director().scripts()).toHaveLength(1);
+});
+
+test("drift of a host that holds no claim of ours: none, from reads only", async () => {
+  expect(await realServerHostDrift(realServer("198.51.100.131").inputs.host!)).toEqual([]);
+  expect(
+    director()
+      .reads()
+      .some((read) => read.includes("claims.d/*.json")),
+  ).toBe(true);
+  expect(director().scripts()).toEqual([]);
 });

@@ -35,13 +35,13 @@ test("each input that replaces changes the entry key: the service, the RIP, the 
   for (const path of kind.replaceOn) expect(kind.entryKey?.(parse(changed[path]))).not.toBe(kind.entryKey?.(parse({})));
 });
 
-test("missingFrom and health are computed, missingFrom is expected absent live, and the entry can be adopted", () => {
-  expect(kind.computed.sort()).toEqual(["health", "missingFrom"]);
+test("missingFrom, health and hostDrift are computed; missingFrom and hostDrift expected absent; adoptable", () => {
+  expect(kind.computed.sort()).toEqual(["health", "hostDrift", "missingFrom"]);
   for (const key of kind.computed) expect(parse({})).not.toHaveProperty(key);
   const unknown = () => {
     throw new Error("unknown in a preview");
   };
-  expect(kind.expectedLive?.(unknown)).toEqual({ missingFrom: undefined });
+  expect(kind.expectedLive?.(unknown)).toEqual({ missingFrom: undefined, hostDrift: undefined });
   expect(kind.adopts).toBe("real server");
 });
 
