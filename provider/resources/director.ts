@@ -14,6 +14,8 @@ export class Director extends pulumi.dynamic.Resource {
   declare readonly kernelRelease: pulumi.Output<string>;
   declare readonly ipvsadmVersion: pulumi.Output<string>;
   declare readonly schedulers: pulumi.Output<string[]>;
+  /** After a refresh: what the next apply runs on the director to repair its sysctls, VIPs and timeouts. */
+  declare readonly hostDrift: pulumi.Output<string[] | undefined>;
 
   constructor(name: string, args: DirectorArgs, opts?: pulumi.CustomResourceOptions) {
     super(

@@ -1,10 +1,11 @@
 import { fileFact } from "../../facts/files";
-import { ipvsTimeoutsFact } from "../../facts/ipvs-timeouts";
+import { IpvsTimeouts, ipvsTimeoutsFact } from "../../facts/ipvs-timeouts";
 import { ipvsadmVersionFact } from "../../facts/ipvsadm-version";
 import { kernelReleaseFact } from "../../facts/kernel";
 import { availableSchedulersFact } from "../../facts/schedulers";
 import { programPresentFact } from "../../facts/services";
-import { directorState, planDirector } from "../../plan/director";
+import { DirectorState, directorState, planDirector } from "../../plan/director";
+import { auditLines, Step } from "../../plan/step";
 import { planFiles } from "../../plan/files";
 import { planDirectorPackages } from "../../plan/packages";
 import { directorClaim, directorRelease } from "../../plan/director-claim";
@@ -13,7 +14,7 @@ import { hostClaimsFact } from "../../facts/host-claims";
 import { renderTimeouts } from "../../render/ipvs-rules";
 import { IPVS_TIMEOUTS_FILE } from "../../model/host-paths";
 import { DirectorInputs } from "../../schemas/director";
-import { applyHostClaims } from "../../operations/host-claims";
+import { applyHostClaims, hostClaimsSteps } from "../../operations/host-claims";
 import { installIpvsBoot } from "../../plan/ipvs-boot";
 import { ipvsBootFacts, removeIpvsBootIfUnused } from "../../operations/ipvs-boot";
 import { HostSession, withHost } from "../../operations/session";
@@ -45,18 +46,25 @@ export function applyDirector(inputs: DirectorInputs, actor: Actor): Promise<Dir
       timeoutsFile: fileFact(IPVS_TIMEOUTS_FILE),
       ...ipvsBootFacts(),
     });
-    await session.apply([
-      ...planDirector(
-        { modules: [], sysctls: {}, timeouts: state.timeouts },
-        { loadedModules: [], sysctls: {}, timeouts: live.timeouts },
-      ),
-      ...planFiles([{ path: IPVS_TIMEOUTS_FILE, content: state.timeouts ? renderTimeouts(state.timeouts) : null }], {
-        [IPVS_TIMEOUTS_FILE]: live.timeoutsFile,
-      }),
-      ...installIpvsBoot(live),
-    ]);
+    await session.apply([...timeoutSteps(state.timeouts, live), ...installIpvsBoot(live)]);
     return describeDirector(facts);
   });
+}
+
+/** The IPVS timeouts set live and in their boot file, where they differ from `timeouts`. */
+function timeoutSteps(
+  timeouts: DirectorState["timeouts"],
+  live: { timeouts: IpvsTimeouts; timeoutsFile: string | null },
+): Step[] {
+  return [
+    ...planDirector(
+      { modules: [], sysctls: {}, timeouts },
+      { loadedModules: [], sysctls: {}, timeouts: live.timeouts },
+    ),
+    ...planFiles([{ path: IPVS_TIMEOUTS_FILE, content: timeouts ? renderTimeouts(timeouts) : null }], {
+      [IPVS_TIMEOUTS_FILE]: live.timeoutsFile,
+    }),
+  ];
 }
 
 const directorFacts = () => ({
@@ -81,8 +89,24 @@ function describeDirector(facts: DirectorHostFacts): DirectorFacts {
   };
 }
 
-export function readLiveDirector(inputs: DirectorInputs): Promise<DirectorFacts> {
-  return withHost(inputs.connection, async (session) => describeDirector(await session.read(directorFacts())));
+/**
+ * The director as refresh sees it, with `hostDrift`: what the next apply runs to repair the host's claimed setup
+ * (sysctls, modules, the VIPs its services hold, boot files) and its timeouts; none when it is whole.
+ */
+export function readLiveDirector(inputs: DirectorInputs): Promise<DirectorFacts & { hostDrift: string[] }> {
+  return withHost(inputs.connection, async (session) => {
+    const { timeouts, timeoutsFile, ...facts } = await session.read({
+      ...directorFacts(),
+      timeouts: ipvsTimeoutsFact(),
+      timeoutsFile: fileFact(IPVS_TIMEOUTS_FILE),
+    });
+    const state = directorState(inputs, { schedulers: facts.schedulers, forwarding: [], families: [] });
+    const drift = [
+      ...(await hostClaimsSteps(session, [], [])),
+      ...timeoutSteps(state.timeouts, { timeouts, timeoutsFile }),
+    ];
+    return { ...describeDirector(facts), hostDrift: drift.flatMap(auditLines) };
+  });
 }
 
 /**

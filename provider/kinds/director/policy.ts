@@ -13,14 +13,17 @@ export const directorKind: Kind<DirectorInputs> = {
   replaceOn: [],
   // `table` was an output until 0.2 (now resources/live-table.ts): named here so that old state is no input change
   // and its first refresh drops it.
-  computed: ["kernelRelease", "ipvsadmVersion", "schedulers", "table"],
+  computed: ["kernelRelease", "ipvsadmVersion", "schedulers", "hostDrift", "table"],
+  // What the host lacks of its claimed setup and timeouts: drift that the next apply repairs.
+  expectedLive: () => ({ hostDrift: undefined }),
   async apply(inputs, actor, previous) {
     const facts = await applyDirector(inputs, actor);
     if (previous && !(await sameMachine(previous.connection, inputs.connection))) await removeDirector(previous, actor);
     return { ...facts };
   },
   async read(inputs) {
-    return { ...(await readLiveDirector(inputs)) };
+    const { hostDrift, ...facts } = await readLiveDirector(inputs);
+    return { ...facts, hostDrift: hostDrift.length > 0 ? hostDrift : undefined };
   },
   remove: (inputs, actor) => removeDirector(inputs, actor),
 };

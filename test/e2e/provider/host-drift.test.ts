@@ -1,6 +1,6 @@
-// Drift on a real server's own side (issue 26): the VIP taken off a DR real server's lo and its arp_ignore reset by
-// hand. Refresh names both (`hostDrift`: what the next apply runs there), the next deploy repairs them, and the client
-// is answered again.
+// Drift of the hosts' side (issue 26): the VIP taken off a DR real server's lo and its arp_ignore reset by hand; the
+// VIP taken off the director and its IPVS timeouts changed. Refresh names each (`hostDrift`: what the next apply runs
+// there), the next deploy repairs them, and the client is answered again.
 import { fetchThroughVip, labExec, labTopology, tally } from "../../lab/lab";
 import { connectionTo, Declared, hostSnapshot, LabStack, urnOf } from "./fixture";
 
@@ -12,7 +12,7 @@ describe("drift of a real server's host", () => {
   const dir1 = connectionTo("dir1");
   const before: Record<string, string> = {};
   const topology: Declared[] = [
-    { name: "dir1", kind: "director", inputs: { connection: dir1 } },
+    { name: "dir1", kind: "director", inputs: { connection: dir1, timeouts: { tcp: 900, tcpFin: 60, udp: 120 } } },
     {
       name: "drift-web",
       kind: "virtualService",
@@ -30,6 +30,7 @@ describe("drift of a real server's host", () => {
     },
   ];
   const rs1 = urnOf("drift-rs1", "realServer");
+  const director = urnOf("dir1", "director");
   /** The interface of rs1 that holds its RIP: where the claim sets arp_ignore. */
   const ripDevice = async () => (await labExec("rs1", "ip -o -4 addr show to 198.51.100.21 | awk '{print $2}'")).trim();
   const arpIgnore = async () =>
@@ -49,6 +50,26 @@ describe("drift of a real server's host", () => {
     expect(tally(await fetchThroughVip(vip, 80, 4))).toEqual({ rs1: 4 });
     const live = await stack.engine.refresh();
     expect(live[rs1]).not.toHaveProperty("hostDrift");
+    expect(live[director]).not.toHaveProperty("hostDrift");
+  });
+
+  test("the director's VIP removed and its timeouts changed by hand: refresh names both, the deploy repairs", async () => {
+    const device = (await labExec("dir1", `ip -o addr show | awk '$4 == "${vip}/32" {print $2}'`)).trim();
+    expect(device).not.toBe("");
+    await labExec("dir1", `ip addr del ${vip}/32 dev ${device} && ipvsadm --set 901 61 121`);
+    expect(await fetchThroughVip(vip, 80, 1)).toEqual(["FAILED"]);
+
+    const live = await stack.engine.refresh();
+    const drift = (live[director]?.hostDrift ?? []) as string[];
+    process.stdout.write(`director drift after the hand edit:\n${drift.join("\n")}\n`);
+    expect(drift.some((line) => line.includes(`${vip}/32`))).toBe(true);
+    expect(drift.some((line) => line.includes("--set 900 60 120"))).toBe(true);
+
+    const summary = await stack.deploy(topology);
+    expect(summary.updated).toEqual([director]);
+    expect(await labExec("dir1", "ipvsadm -L --timeout")).toContain("900 60 120");
+    expect(tally(await fetchThroughVip(vip, 80, 4))).toEqual({ rs1: 4 });
+    expect((await stack.engine.refresh())[director]).not.toHaveProperty("hostDrift");
   });
 
   test("VIP off lo and arp_ignore 0 by hand: refresh names both, the next deploy repairs them, served again", async () => {

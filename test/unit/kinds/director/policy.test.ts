@@ -16,14 +16,14 @@ test("the id is the connection (user, host, port; port 22 and user root by defau
 
 test("never replaced: another address may be a second name of the same machine, which must keep its setup", () => {
   expect(kind.replaceOn).toEqual([]);
-  // No entry of its own in the IPVS table: nothing to adopt, no entry key, no drift expected from the inputs.
+  // No entry of its own in the IPVS table: nothing to adopt, no entry key; its host's drift is expected absent.
   expect(kind.entryKey).toBeUndefined();
   expect(kind.adopts).toBeUndefined();
-  expect(kind.expectedLive).toBeUndefined();
+  expect(kind.expectedLive?.(() => parse({ host: "198.51.100.11" }))).toEqual({ hostDrift: undefined });
 });
 
 test("what a director reports is computed, never an input", () => {
-  expect(kind.computed.sort()).toEqual(["ipvsadmVersion", "kernelRelease", "schedulers", "table"]);
+  expect(kind.computed.sort()).toEqual(["hostDrift", "ipvsadmVersion", "kernelRelease", "schedulers", "table"]);
   for (const key of kind.computed) expect(parse({ host: "198.51.100.11" })).not.toHaveProperty(key);
 });
 
