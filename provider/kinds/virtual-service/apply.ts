@@ -1,3 +1,4 @@
+import { fileFact } from "../../facts/files";
 import { hostClaimsFact } from "../../facts/host-claims";
 import { IpvsService, IpvsTable, isFwmarkService, serviceKey } from "../../model/ipvs";
 import { ipvsEntriesFact } from "../../facts/ipvs-table";
@@ -57,10 +58,11 @@ import {
   refuseCheckedChanges,
 } from "../../operations/checked-services";
 import { refuseForeign } from "../../operations/ownership";
-import { ConnectionSpec } from "../../remote";
+import { connectionKey, ConnectionSpec } from "../../remote";
 import { installIpvsBoot } from "../../plan/ipvs-boot";
 import { ipvsBootFacts, removeIpvsBootIfUnused } from "../../operations/ipvs-boot";
-import { Listed, listedEntry } from "../../operations/listing";
+import { Listed, listedEntry, UNREACHABLE_DIRECTOR } from "../../operations/listing";
+import { readReachable } from "../../operations/unreachable";
 import { HostSession } from "../../operations/session";
 
 export function virtualServiceId(inputs: VirtualServiceInputs): string {
@@ -375,12 +377,26 @@ export async function removeVirtualService(inputs: VirtualServiceInputs, actor: 
 }
 
 /** The service as the directors list it (one that drifted first) and the directors that lack it. */
-export function readVirtualService(inputs: VirtualServiceInputs): Promise<Listed<IpvsService>> {
+export async function readVirtualService(inputs: VirtualServiceInputs): Promise<Listed<IpvsService>> {
   const desired = desiredService(inputs);
   const key = serviceKey(desired.id);
-  return listedEntry(
+  const listed = await listedEntry(
     inputs.directors,
     (table) => table.services[key],
     (live) => sameService(live, desired),
   );
+  if (listed.entry !== undefined || inputs.healthCheck === undefined) return listed;
+  // A checked service with no real server yet may have no kernel entry: its keepalived block holds it, and it stays.
+  const held = await readReachable(
+    inputs.directors,
+    async (director) => ({
+      director: connectionKey(director),
+      held:
+        (await new HostSession(director).read({ block: fileFact(checkedServicePaths(key).service) })).block !== null,
+    }),
+    UNREACHABLE_DIRECTOR,
+  );
+  const answered = held.filter((h) => h !== undefined);
+  if (!answered.some((h) => h.held)) return listed;
+  return { entry: desired, missingFrom: answered.filter((h) => !h.held).map((h) => h.director) };
 }

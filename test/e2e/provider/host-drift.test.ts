@@ -1,6 +1,7 @@
 // Drift of the hosts' side (issue 26): the VIP taken off a DR real server's lo and its arp_ignore reset by hand; the
 // VIP taken off the director and its IPVS timeouts changed. Refresh names each (`hostDrift`: what the next apply runs
-// there), the next deploy repairs them, and the client is answered again.
+// there), the next deploy repairs them, and the client is answered again. A checked service with no real server stays
+// in state.
 import { fetchThroughVip, labExec, labTopology, tally } from "../../lab/lab";
 import { connectionTo, Declared, hostSnapshot, LabStack, urnOf } from "./fixture";
 
@@ -17,6 +18,19 @@ describe("drift of a real server's host", () => {
       name: "drift-web",
       kind: "virtualService",
       inputs: { directors: [dir1], protocol: "tcp", address: vip, port: 80, scheduler: "rr" },
+    },
+    // A checked service with no real server: keepalived holds it, with or without a kernel entry.
+    {
+      name: "drift-checked",
+      kind: "virtualService",
+      inputs: {
+        directors: [dir1],
+        protocol: "tcp",
+        address: vip,
+        port: 8080,
+        scheduler: "rr",
+        healthCheck: { type: "tcp" },
+      },
     },
     {
       name: "drift-rs1",
@@ -51,6 +65,11 @@ describe("drift of a real server's host", () => {
     const live = await stack.engine.refresh();
     expect(live[rs1]).not.toHaveProperty("hostDrift");
     expect(live[director]).not.toHaveProperty("hostDrift");
+    // The checked service without real servers stays in state.
+    const kernel = (await labExec("dir1", "ipvsadm -Sn")).includes(`-A -t ${vip}:8080`);
+    process.stdout.write(`a checked service without real servers has a kernel entry: ${kernel}\n`);
+    expect(live[urnOf("drift-checked", "virtualService")]).toMatchObject({ port: 8080, scheduler: "rr" });
+    expect(live[urnOf("drift-checked", "virtualService")]).not.toHaveProperty("missingFrom");
   });
 
   test("the director's VIP removed and its timeouts changed by hand: refresh names both, the deploy repairs", async () => {

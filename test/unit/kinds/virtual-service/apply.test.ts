@@ -1,6 +1,10 @@
 // What reaches a director when many virtual services are written at once, counted on a stand-in director
 // (stand-in-director.ts: real reads of captured output, change scripts kept and never run).
-import { applyVirtualService, removeVirtualService } from "../../../../provider/kinds/virtual-service/apply";
+import {
+  applyVirtualService,
+  readVirtualService,
+  removeVirtualService,
+} from "../../../../provider/kinds/virtual-service/apply";
 import { virtualServiceInputsSchema } from "../../../../provider/schemas/virtual-service";
 import { actorOf, inOneShell, useStandInDirector } from "../../operations/stand-in-director";
 
@@ -41,4 +45,39 @@ test("a service whose line fails the batch's ipvsadm -R fails alone: the batch r
   // merged again. One SSH channel for the three: the lock's shell is kept from one hold to the next.
   expect(director().counted("-A")).toEqual(inOneShell({ tableReads: 3, scripts: 3, steps: [20, 20, 16] }));
   expect(director().restores()).toEqual([1, 0, 1]);
+});
+
+describe("read of a service the kernel table does not list", () => {
+  const absent = (healthCheck?: object) =>
+    virtualServiceInputsSchema().parse({
+      directors: [director().connection],
+      protocol: "tcp",
+      address: "203.0.113.250",
+      port: 80,
+      ...(healthCheck ? { healthCheck } : {}),
+    });
+
+  test("unchecked: gone, from the table read alone", async () => {
+    expect(await readVirtualService(absent())).toEqual({
+      entry: undefined,
+      missingFrom: ["tester@127.0.0.1:" + director().connection.port],
+    });
+    expect(
+      director()
+        .reads()
+        .some((read) => read.includes("/etc/keepalived/")),
+    ).toBe(false);
+  });
+
+  test("checked: its keepalived block is looked for too (a checked service with no real server has no entry)", async () => {
+    const read = await readVirtualService(absent({ type: "tcp" }));
+    // This machine holds no block of ours: gone as well.
+    expect(read.entry).toBeUndefined();
+    expect(
+      director()
+        .reads()
+        .some((read) => read.includes("/etc/keepalived/lvs-pulumi-checked")),
+    ).toBe(true);
+    expect(director().scripts()).toEqual([]);
+  });
 });
