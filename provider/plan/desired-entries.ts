@@ -1,10 +1,8 @@
 import { canonicalIp, hostPrefixLength } from "../model/ip";
-import { RealServerInputs } from "../schemas/real-server";
 import { ServiceIdentityFields, serviceVipFields } from "../schemas/service-identity";
 import { VirtualServiceInputs } from "../schemas/virtual-service";
-import { SnatRule } from "../model/snat-rule";
 import { MarkRule } from "../model/mark-rule";
-import { IpvsDestination, IpvsService, serviceKey, ServiceId } from "../model/ipvs";
+import { IpvsService, serviceKey, ServiceId } from "../model/ipvs";
 import { portRange } from "../schemas/fwmark-match";
 
 // Validated inputs -> the entries as the kernel would list them, so they compare with live facts directly.
@@ -63,33 +61,4 @@ function normalizeNetmask(netmask: string | number | undefined): string | undefi
   if (netmask === undefined) return undefined;
   const text = String(netmask);
   return text === "255.255.255.255" || text === String(hostPrefixLength("inet6")) ? undefined : text;
-}
-
-export function desiredDestination(inputs: RealServerInputs): IpvsDestination {
-  const service = desiredServiceId(inputs.service);
-  const port = "fwmark" in service ? 0 : (inputs.port ?? service.port);
-  const dest: IpvsDestination = {
-    service,
-    address: canonicalIp(inputs.address),
-    port,
-    forwarding: inputs.forwarding === "fullnat" ? "nat" : inputs.forwarding,
-    weight: inputs.weight,
-    upperThreshold: inputs.upperThreshold,
-    lowerThreshold: inputs.lowerThreshold,
-  };
-  // ipvsadm -Sn prints --tun-type ipip for every tunnel destination.
-  if (dest.forwarding === "tun") dest.tunnel = { type: "ipip" };
-  return dest;
-}
-
-/** fullnat only: the SNAT rule that makes replies come back through the director. */
-export function desiredSnatRule(inputs: RealServerInputs): SnatRule | undefined {
-  const service = desiredServiceId(inputs.service);
-  if (inputs.forwarding !== "fullnat" || inputs.snatSource === undefined || "fwmark" in service) return undefined;
-  return {
-    vip: service.address,
-    port: service.port,
-    rip: canonicalIp(inputs.address),
-    toSource: canonicalIp(inputs.snatSource),
-  };
 }

@@ -3,7 +3,7 @@ import { fileFact } from "../../facts/files";
 import { destinationKey, IpvsDestination, serviceKey } from "../../model/ipvs";
 import { ipvsTableFact } from "../../facts/ipvs-table";
 import { snatRulesFact } from "../../facts/snat-rules";
-import { desiredDestination, desiredSnatRule } from "../../plan/desired-entries";
+import { desiredDestination, desiredSnatRule } from "../../plan/real-server";
 import { holdsDestination, holdsSnatRule } from "../../plan/former-files";
 import { Health, judgedEntry } from "../../plan/checked-real-server";
 import { Actor, parseOwners, withoutOwner } from "../../plan/owners";

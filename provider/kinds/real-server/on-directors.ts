@@ -6,7 +6,7 @@ import { checkerStateFact } from "../../facts/checker-state";
 import { ipvsEntriesFact, ipvsThresholdsFact, withThresholds } from "../../facts/ipvs-table";
 import { snatRulesFact } from "../../facts/snat-rules";
 import { SnatRule } from "../../model/snat-rule";
-import { desiredDestination, desiredSnatRule } from "../../plan/desired-entries";
+import { desiredDestination, desiredSnatRule } from "../../plan/real-server";
 import { planFiles, pruneBatchDirs } from "../../plan/files";
 import { formerFileOf, holdsDestination, holdsSnatRule, planFormerFileRemoval } from "../../plan/former-files";
 import { HostClaim } from "../../model/host-claim";

@@ -1,6 +1,6 @@
 // A RealServer: one destination of a virtual service on each of its directors, and (with `host`) its own side.
 import { destinationKey } from "../../model/ipvs";
-import { desiredDestination } from "../../plan/desired-entries";
+import { desiredDestination } from "../../plan/real-server";
 import { realServerInputsSchema, RealServerInputs } from "../../schemas/real-server";
 import { Kind } from "../kind";
 import { missing, ON_EVERY_DIRECTOR, skipped } from "../outputs";

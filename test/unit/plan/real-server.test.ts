@@ -2,7 +2,14 @@ import { stepRun } from "../../../provider/plan/step";
 import { ipvsTable } from "../../../provider/facts/ipvs-table";
 import { IpvsDestination } from "../../../provider/model/ipvs";
 import { parseIpvsSave } from "../../../provider/facts/ipvs-save";
-import { planDestination, planDestinationRemoval, planQuiesce } from "../../../provider/plan/real-server";
+import {
+  desiredDestination,
+  desiredSnatRule,
+  planDestination,
+  planDestinationRemoval,
+  planQuiesce,
+} from "../../../provider/plan/real-server";
+import { realServerInputsSchema } from "../../../provider/schemas/real-server";
 import { ipvsadmFixture } from "../facts/fixtures";
 
 const live = ipvsTable(ipvsadmFixture("ipvsadm-Sn.txt"), ipvsadmFixture("ipvsadm-Ln-exact-thresholds.txt"));
@@ -91,5 +98,67 @@ describe("planQuiesce", () => {
   it("does nothing for a real server already at weight 0 or gone", () => {
     expect(planQuiesce(service, "198.51.100.22", 80, table).map(stepRun)).toEqual([]);
     expect(planQuiesce(service, "198.51.100.23", 80, table).map(stepRun)).toEqual([]);
+  });
+});
+
+describe("the desired entry from inputs", () => {
+  const live = ipvsTable(ipvsadmFixture("ipvsadm-Sn.txt"), ipvsadmFixture("ipvsadm-Ln-exact-thresholds.txt"));
+  const directors = [{ host: "192.0.2.10", insecureSkipHostKeyCheck: true }];
+
+  it("defaults the real server port to the service port, 0 for fwmark, and tunnels with ipip", () => {
+    const base = {
+      directors,
+      service: { protocol: "tcp", address: "203.0.113.109", port: 80 },
+      address: "198.51.100.132",
+      forwarding: "tun",
+    };
+    expect(planDestination(desiredDestination(realServerInputsSchema().parse(base)), live)).toEqual([]);
+    const fwm = desiredDestination(
+      realServerInputsSchema().parse({ directors, service: { fwmark: 5 }, address: "198.51.100.131" }),
+    );
+    expect(planDestination(fwm, live)).toEqual([]);
+  });
+
+  it("turns fullnat into masquerading plus an SNAT rule", () => {
+    const inputs = realServerInputsSchema().parse({
+      directors,
+      service: { protocol: "tcp", address: "203.0.113.101", port: 80 },
+      address: "198.51.100.131",
+      forwarding: "fullnat",
+      snatSource: "198.51.100.1",
+    });
+    expect(desiredDestination(inputs).forwarding).toBe("nat");
+    expect(desiredSnatRule(inputs)).toEqual({
+      vip: "203.0.113.101",
+      port: 80,
+      rip: "198.51.100.131",
+      toSource: "198.51.100.1",
+    });
+    expect(desiredSnatRule({ ...inputs, forwarding: "nat" })).toBeUndefined();
+  });
+
+  it("gives each fullnat real server of a service its own SNAT rule", () => {
+    const service = { protocol: "tcp", address: "2001:DB8::43", port: 80 };
+    const one = realServerInputsSchema().parse({
+      directors,
+      service,
+      address: "2001:DB8:2:0::21",
+      forwarding: "fullnat",
+      snatSource: "2001:db8:2::11",
+    });
+    const two = realServerInputsSchema().parse({
+      directors,
+      service,
+      address: "2001:db8:3::22",
+      forwarding: "fullnat",
+      snatSource: "2001:db8:3::11",
+    });
+    expect(desiredSnatRule(one)).toEqual({
+      vip: "2001:db8::43",
+      port: 80,
+      rip: "2001:db8:2::21",
+      toSource: "2001:db8:2::11",
+    });
+    expect(desiredSnatRule(two)).toMatchObject({ rip: "2001:db8:3::22", toSource: "2001:db8:3::11" });
   });
 });
