@@ -2,6 +2,7 @@
 // `ipvsadm -Sn` prints the captured real table (test/fixtures/ipvsadm/ipvsadm-Sn.txt).
 import * as pulumi from "@pulumi/pulumi";
 import { HOSTS_DOWN_VARIABLE } from "../../../provider/operations/unreachable";
+import { pooledConnections } from "../../../provider/remote";
 import { liveDirectorTable } from "../../../provider/resources/live-table";
 import { useStandInDirector } from "../operations/stand-in-director";
 import { value } from "./registrations";
@@ -46,6 +47,8 @@ test("after the resources it waits for, one read of the table without the host l
   });
   expect(director().counted("-A")).toMatchObject({ tableReads: 1, locks: 0 });
   expect(await pulumi.isSecret(table)).toBe(false);
+  // Closed after the last read: an idle connection would keep the program's process alive for 10 s.
+  expect(pooledConnections()).toEqual([]);
 });
 
 test("in a preview, no SSH: the table is undefined", async () => {
