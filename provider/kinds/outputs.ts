@@ -1,4 +1,4 @@
-// Outputs shared by the kinds whose entry lives on every director of a service.
+// Outputs shared by the kinds: entries on every director of a service (missingFrom), and a host's side (hostDrift).
 import { connectionKey, ConnectionSpec } from "../remote";
 import { Props } from "./kind";
 
@@ -18,3 +18,14 @@ export function skipped(down: ConnectionSpec[]): Props {
 
 /** Every director of the entry lists it: refresh names those that do not. */
 export const ON_EVERY_DIRECTOR: Props = { missingFrom: undefined };
+
+/**
+ * What the next apply runs on a host to repair its side (`hostDrift`, absent when none): drift, whose expected live
+ * value is none.
+ */
+export function hostDrift(lines: string[]): Props {
+  return { hostDrift: lines.length > 0 ? lines : undefined };
+}
+
+/** The host holds all of its claimed setup: refresh names what it lacks. */
+export const HOST_WHOLE: Props = { hostDrift: undefined };

@@ -9,7 +9,9 @@ import { HostClaim } from "../model/host-claim";
 import { ORIGINALS_FILE, REALSERVER_UNIT_NAME } from "../model/host-paths";
 import { claimsChange, planHostClaims } from "../plan/host-claims";
 import { Step } from "../plan/step";
-import { HostSession } from "./session";
+import { ConnectionSpec, sessionKey } from "../remote";
+import { HostSession, withHost } from "./session";
+import { SharedReads } from "./shared-reads";
 
 /**
  * Converges a host's claimed setup (VIPs, sysctls, routes, modules, links) after adding or replacing `add` and
@@ -58,4 +60,14 @@ export async function hostClaimsSteps(session: HostSession, add: HostClaim[], re
       (content) => content as string | null,
     ),
   });
+}
+
+const drifts = new SharedReads<Step[]>();
+
+/**
+ * What a host lacks of its stored claims (hostClaimsSteps with no change), read once for the resources that refresh
+ * on that host together: real servers sharing a host share its claims. Not for a caller that holds the host's lock.
+ */
+export function sharedClaimsDrift(host: ConnectionSpec): Promise<Step[]> {
+  return drifts.read(sessionKey(host), () => withHost(host, (session) => hostClaimsSteps(session, [], [])));
 }

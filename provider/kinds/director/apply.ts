@@ -90,10 +90,10 @@ function describeDirector(facts: DirectorHostFacts): DirectorFacts {
 }
 
 /**
- * The director as refresh sees it, with `hostDrift`: what the next apply runs to repair the host's claimed setup
+ * The director as refresh sees it, with its `drift`: what the next apply runs to repair the host's claimed setup
  * (sysctls, modules, the VIPs its services hold, boot files) and its timeouts; none when it is whole.
  */
-export function readLiveDirector(inputs: DirectorInputs): Promise<DirectorFacts & { hostDrift: string[] }> {
+export function readLiveDirector(inputs: DirectorInputs): Promise<DirectorFacts & { drift: string[] }> {
   return withHost(inputs.connection, async (session) => {
     const { timeouts, timeoutsFile, ...facts } = await session.read({
       ...directorFacts(),
@@ -105,7 +105,7 @@ export function readLiveDirector(inputs: DirectorInputs): Promise<DirectorFacts 
       ...(await hostClaimsSteps(session, [], [])),
       ...timeoutSteps(state.timeouts, { timeouts, timeoutsFile }),
     ];
-    return { ...describeDirector(facts), hostDrift: drift.flatMap(auditLines) };
+    return { ...describeDirector(facts), drift: drift.flatMap(auditLines) };
   });
 }
 

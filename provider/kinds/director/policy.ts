@@ -3,6 +3,7 @@ import { connectionKey } from "../../remote";
 import { directorInputsSchema, DirectorInputs } from "../../schemas/director";
 import { sameMachine } from "../../operations/directors";
 import { Kind } from "../kind";
+import { HOST_WHOLE, hostDrift } from "../outputs";
 import { applyDirector, readLiveDirector, removeDirector } from "./apply";
 
 export const directorKind: Kind<DirectorInputs> = {
@@ -15,15 +16,15 @@ export const directorKind: Kind<DirectorInputs> = {
   // and its first refresh drops it.
   computed: ["kernelRelease", "ipvsadmVersion", "schedulers", "hostDrift", "table"],
   // What the host lacks of its claimed setup and timeouts: drift that the next apply repairs.
-  expectedLive: () => ({ hostDrift: undefined }),
+  expectedLive: () => HOST_WHOLE,
   async apply(inputs, actor, previous) {
     const facts = await applyDirector(inputs, actor);
     if (previous && !(await sameMachine(previous.connection, inputs.connection))) await removeDirector(previous, actor);
     return { ...facts };
   },
   async read(inputs) {
-    const { hostDrift, ...facts } = await readLiveDirector(inputs);
-    return { ...facts, hostDrift: hostDrift.length > 0 ? hostDrift : undefined };
+    const { drift, ...facts } = await readLiveDirector(inputs);
+    return { ...facts, ...hostDrift(drift) };
   },
   remove: (inputs, actor) => removeDirector(inputs, actor),
 };

@@ -8,8 +8,7 @@ import { chooseEgressDevice, realServerClaim } from "../../plan/real-server-clai
 import { command } from "../../model/shell";
 import { ipFamily } from "../../model/ip";
 import { RealServerInputs } from "../../schemas/real-server";
-import { applyHostClaims, hostClaimsSteps } from "../../operations/host-claims";
-import { withHost } from "../../operations/session";
+import { applyHostClaims, sharedClaimsDrift } from "../../operations/host-claims";
 import { auditLines } from "../../plan/step";
 import { AGAIN, DONE, firstOfEachKey, ItemOutcome } from "../../plan/host-batch";
 import { hostBatcher } from "../../operations/host-batch";
@@ -78,8 +77,9 @@ function ripHolderFact(rip: string): Fact<string | undefined> {
 /**
  * What the real server's host lacks of the setup claimed on it (a VIP taken off lo, an ARP sysctl reset, the NAT
  * return route deleted, a boot file changed): the commands the next apply runs to repair it, none when it is whole.
- * The host's claims are read, not this real server's alone: they are converged together.
+ * The host's claims are read, not this real server's alone: they are converged together (and read once for the real
+ * servers of a host that refresh together).
  */
-export function realServerHostDrift(host: NonNullable<RealServerInputs["host"]>): Promise<string[]> {
-  return withHost(host, async (session) => (await hostClaimsSteps(session, [], [])).flatMap(auditLines));
+export async function realServerHostDrift(host: NonNullable<RealServerInputs["host"]>): Promise<string[]> {
+  return (await sharedClaimsDrift(host)).flatMap(auditLines);
 }

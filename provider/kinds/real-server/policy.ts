@@ -3,7 +3,7 @@ import { destinationKey } from "../../model/ipvs";
 import { desiredDestination } from "../../plan/real-server";
 import { realServerInputsSchema, RealServerInputs } from "../../schemas/real-server";
 import { Kind } from "../kind";
-import { missing, ON_EVERY_DIRECTOR, skipped } from "../outputs";
+import { HOST_WHOLE, hostDrift, missing, ON_EVERY_DIRECTOR, skipped } from "../outputs";
 import { unreachableHost, warnUnreachable } from "../../operations/unreachable";
 import { applyRealServer, readRealServer, realServerId, removeRealServer } from "./apply";
 import { realServerHostDrift } from "./on-host";
@@ -17,7 +17,7 @@ export const realServerKind: Kind<RealServerInputs> = {
     return destinationKey(dest.service, dest.address, dest.port);
   },
   computed: ["missingFrom", "health", "hostDrift"],
-  expectedLive: () => ({ ...ON_EVERY_DIRECTOR, hostDrift: undefined }),
+  expectedLive: () => ({ ...ON_EVERY_DIRECTOR, ...HOST_WHOLE }),
   adopts: "real server",
   async apply(inputs, actor, previous) {
     return skipped(await applyRealServer(inputs, actor, previous));
@@ -25,7 +25,7 @@ export const realServerKind: Kind<RealServerInputs> = {
   async read(inputs) {
     const { entry: live, missingFrom, health } = await readRealServer(inputs);
     if (!live) return undefined;
-    const hostDrift = inputs.host ? await readHostDrift(inputs.host) : [];
+    const drift = inputs.host ? await readHostDrift(inputs.host) : [];
     // fullnat is nat in the kernel table; its SNAT half lives in netfilter.
     const forwarding = inputs.forwarding === "fullnat" && live.forwarding === "nat" ? "fullnat" : live.forwarding;
     return {
@@ -36,8 +36,7 @@ export const realServerKind: Kind<RealServerInputs> = {
       ...missing(missingFrom),
       // Checked services: each director's keepalived view ("up" or "down"), as of this refresh.
       health,
-      // The host's side, drifted: what the next apply runs there (none: absent).
-      hostDrift: hostDrift.length > 0 ? hostDrift : undefined,
+      ...hostDrift(drift),
     };
   },
   remove: (inputs, actor) => removeRealServer(inputs, actor),

@@ -1,4 +1,4 @@
-import { missing, ON_EVERY_DIRECTOR, skipped } from "../../../provider/kinds/outputs";
+import { HOST_WHOLE, hostDrift, missing, ON_EVERY_DIRECTOR, skipped } from "../../../provider/kinds/outputs";
 
 const dir1 = { host: "198.51.100.11" };
 const dir2 = { host: "2001:db8::12", port: 2222, user: "ops" };
@@ -20,4 +20,14 @@ test("an apply that skipped directors names them by connection key; one that ski
 test("the expected live value on every director is no missingFrom: a stored list is drift", () => {
   expect(Object.keys(ON_EVERY_DIRECTOR)).toEqual(["missingFrom"]);
   expect(ON_EVERY_DIRECTOR.missingFrom).toBeUndefined();
+});
+
+test("hostDrift lists what the next apply runs on a host; with none it is present but undefined, and expected so", () => {
+  expect(hostDrift(["ip addr add 198.51.100.46/32 dev lo"])).toEqual({
+    hostDrift: ["ip addr add 198.51.100.46/32 dev lo"],
+  });
+  const none = hostDrift([]);
+  expect(Object.keys(none)).toEqual(["hostDrift"]);
+  expect(none.hostDrift).toBeUndefined();
+  expect(HOST_WHOLE).toEqual(none);
 });

@@ -2,7 +2,7 @@
 // of our claims; the change script is kept, never run.
 import { HostClaim } from "../../../provider/model/host-claim";
 import { claimPath, REALSERVER_UNIT_NAME } from "../../../provider/model/host-paths";
-import { applyHostClaims } from "../../../provider/operations/host-claims";
+import { applyHostClaims, sharedClaimsDrift } from "../../../provider/operations/host-claims";
 import { withHost } from "../../../provider/operations/session";
 import { useStandInDirector } from "./stand-in-director";
 
@@ -54,5 +54,16 @@ test("claims that would want two values of one sysctl are refused after the firs
     withHost(director().connection, (session) => applyHostClaims(session, [web, strict], [])),
   ).rejects.toThrow("net.ipv4.conf.all.arp_ignore: claim rs:tcp:203.0.113.120:80/198.51.100.131:80 wants 1");
   expect(director().reads()).toHaveLength(1);
+  expect(director().scripts()).toEqual([]);
+});
+
+test("the drift of a host, asked by many resources at once, is read once (one claims read): none here", async () => {
+  const drifts = await Promise.all(Array.from({ length: 5 }, () => sharedClaimsDrift(director().connection)));
+  expect(drifts).toEqual([[], [], [], [], []]);
+  const claimsReads = director()
+    .reads()
+    .filter((read) => read.includes("claims.d/*.json"));
+  // One read started at once, one more for the callers that arrived while it ran (shared-reads.ts), never five.
+  expect(claimsReads.length).toBeLessThanOrEqual(2);
   expect(director().scripts()).toEqual([]);
 });
