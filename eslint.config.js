@@ -2,7 +2,7 @@ const js = require("@eslint/js");
 const tseslint = require("typescript-eslint");
 
 module.exports = tseslint.config(
-  { ignores: ["dist/**", "node_modules/**", ".lab/**", "coverage/**"] },
+  { ignores: ["dist/**", "node_modules/**", ".lab*/**", "coverage/**"] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {

@@ -58,6 +58,8 @@ async function withEngine(action: Action): Promise<RunResult> {
     root,
     stack: STACK,
     statePath: path.join(stateDir, "state.json"),
+    // Pulumi.lab.yaml names .lab/hosts.json; a lab elsewhere (LVS_LAB_STATE, e.g. the test run's second lab) has its own.
+    config: process.env.LVS_LAB_STATE ? { "lvs:labHostsFile": path.join(labStateDir, "hosts.json") } : {},
     secretConfig: { "lvs:sshPrivateKey": fs.readFileSync(labHosts().hosts.dir1.connection.privateKeyPath, "utf8") },
     print: say,
   });
