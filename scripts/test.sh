@@ -2,15 +2,17 @@
 # `npm test`: typecheck, lint, unit tests, then the lab-backed end-to-end tests (the labs are booted and always
 # stopped again, also when a test fails). Prints the lab's share of the run.
 #
-# The lab-backed suites run in two labs at once (two VMs, each its own copy of every host, so no suite can meet
-# another's changes): most of a suite's time is waiting on timers (VRRP, checks, drains), and two lanes measured
-# 310 s of wall time for 471 s of suites run one after the other (ha-pair beside fwmark + drain).
+# LVS_TEST_LANES=2 runs the lab-backed suites in two labs at once (two VMs, each its own copy of every host, so no
+# suite meets another's changes): ha-pair beside fwmark + drain took 310 s of wall time for 471 s one after the
+# other. Not the default yet: with more load on the 2 cores (a third VM, builds) the timing-sensitive suites
+# (failover under load, VRRP, SSH handshakes) failed; a whole two-lane run on an idle machine is still to be shown.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 started=$SECONDS
 e2e_started=
 # The lab always goes down, pass or fail, and the figures are printed either way.
-lanes=(.lab .lab-2)
+lanes=(.lab)
+[[ ${LVS_TEST_LANES:-1} == 2 ]] && lanes+=(.lab-2)
 finish() {
   for lane in "${lanes[@]}"; do LVS_LAB_STATE=$PWD/$lane bash test/lab/down.sh; done
   echo "timing: total $((SECONDS - started)) s${e2e_started:+, lab-backed part (lab boots + e2e) $((SECONDS - e2e_started)) s}"
@@ -27,8 +29,8 @@ npm run --silent build
 npx jest --selectProjects unit --forceExit
 e2e_started=$SECONDS
 bash test/lab/bench.sh
-# Each lane: its own lab (booted by the e2e project's global setup; the first is up already) and its half of the
-# suites, its lines prefixed with its name. Both run to the end; the run fails if either failed.
+# Each lane: its own lab (booted by the e2e project's global setup; the first is up already) and its share of the
+# suites, its lines prefixed with its name. All run to the end; the run fails if one failed.
 pids=()
 for i in "${!lanes[@]}"; do
   lane=${lanes[$i]}

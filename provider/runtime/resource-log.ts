@@ -33,8 +33,9 @@ function resourceRef(): pulumi.Resource | undefined {
 }
 
 export const resourceLogger: RemoteLogger = {
-  // Every remote command, for troubleshooting: LVS_PULUMI_DEBUG=1 in the environment of `pulumi up`.
-  debug: (message) => (process.env.LVS_PULUMI_DEBUG === "1" ? void pulumi.log.info(message, resourceRef()) : undefined),
+  // Every remote command, at Pulumi's debug level: the engine shows them with `pulumi up --debug`, and keeps them
+  // out of the display otherwise.
+  debug: (message) => void pulumi.log.debug(message, resourceRef()),
   info: (message) => void pulumi.log.info(message, resourceRef()),
   warn: (message) => void pulumi.log.warn(message, resourceRef()),
 };

@@ -6,47 +6,16 @@ import * as fs from "fs";
 import * as os from "os";
 import * as path from "path";
 import { describeStep, PulumiStack } from "../../harness/cli/stack";
-import { fetchThroughVip, labHosts, labStateDir, tally } from "../../lab/lab";
+import { fetchThroughVip, tally } from "../../lab/lab";
+import { labHostsConfig } from "../examples/deploy";
 import { hostSnapshot } from "../provider/fixture";
 
 const repoRoot = path.resolve(__dirname, "../../..");
-const VIP = "198.51.100.45";
-const HOSTS = ["dir2", "rs2"];
+const VIP = "198.51.100.40";
+const HOSTS = ["dir1", "rs1", "rs2"];
 
-// What a user writes: connections from the lab's hosts file (host keys, jump host), the key from secret config.
-const PROGRAM = `import * as fs from "fs";
-import * as pulumi from "@pulumi/pulumi";
-import { ConnectionArgs, Director, RealServer, VirtualService } from "lvs-pulumi";
-
-const config = new pulumi.Config("consumer");
-const privateKey = config.requireSecret("sshPrivateKey");
-const lab = JSON.parse(fs.readFileSync(config.require("labHostsFile"), "utf8"));
-type Lab = { host: string; port: number; user: string; hostKey: string; proxy?: Lab };
-const connect = (c: Lab): ConnectionArgs => ({
-  host: c.host,
-  port: c.port,
-  user: c.user,
-  hostKey: c.hostKey,
-  privateKey,
-  ...(c.proxy ? { proxy: connect(c.proxy) } : {}),
-});
-
-const director = new Director("edge", { connection: connect(lab.hosts.dir2.connection) });
-const web = new VirtualService("web", {
-  directors: [director],
-  protocol: "tcp",
-  address: "${VIP}",
-  port: 80,
-  scheduler: "rr",
-});
-new RealServer("web-rs2", {
-  service: web,
-  address: "198.51.100.22",
-  forwarding: "dr",
-  host: connect(lab.hosts.rs2.connection),
-});
-export const kernel = director.kernelRelease;
-`;
+// What a user copies: the DR example, its connections from the secret `hosts` config.
+const PROGRAM = fs.readFileSync(path.join(repoRoot, "examples", "dr", "index.ts"), "utf8");
 
 function run(command: string, args: string[], cwd: string): string {
   return execFileSync(command, args, { cwd, encoding: "utf8", stdio: ["ignore", "pipe", "pipe"] });
@@ -55,13 +24,14 @@ function run(command: string, args: string[], cwd: string): string {
 describe("the packed library in a project of its own", () => {
   let project: string;
   let stack: PulumiStack;
+  let tarball: string;
   const before: Record<string, string> = {};
 
   beforeAll(async () => {
     for (const h of HOSTS) before[h] = await hostSnapshot(h);
     project = fs.mkdtempSync(path.join(os.tmpdir(), "lvs-consumer-"));
     // `npm pack` runs `prepare` (the build), as a git-URL install does.
-    const tarball = run("npm", ["pack", "--silent", "--pack-destination", project], repoRoot).trim().split("\n").pop()!;
+    tarball = run("npm", ["pack", "--silent", "--pack-destination", project], repoRoot).trim().split("\n").pop()!;
     const sdk = (
       JSON.parse(fs.readFileSync(path.join(repoRoot, "package.json"), "utf8")) as {
         devDependencies: Record<string, string>;
@@ -91,10 +61,7 @@ describe("the packed library in a project of its own", () => {
       root: project,
       stack: "dev",
       statePath: path.join(project, "state.json"),
-      config: { "consumer:labHostsFile": path.join(labStateDir, "hosts.json") },
-      secretConfig: {
-        "consumer:sshPrivateKey": fs.readFileSync(labHosts().hosts.dir2.connection.privateKeyPath, "utf8"),
-      },
+      secretConfig: { "lvs-consumer:hosts": labHostsConfig() },
     });
   }, 600_000);
 
@@ -102,28 +69,46 @@ describe("the packed library in a project of its own", () => {
     if (project) fs.rmSync(project, { recursive: true, force: true });
   });
 
-  test("the tarball holds the built library; the project has one @pulumi/pulumi and no @pulumi/command", () => {
-    const installed = path.join(project, "node_modules", "lvs-pulumi");
-    expect(fs.existsSync(path.join(installed, "dist", "provider", "index.js"))).toBe(true);
-    expect(fs.existsSync(path.join(installed, "dist", "provider", "runtime", "index.js"))).toBe(true);
-    expect(fs.existsSync(path.join(installed, "test"))).toBe(false);
-    expect(fs.existsSync(path.join(installed, "node_modules", "@pulumi", "pulumi"))).toBe(false);
-    expect(fs.existsSync(path.join(project, "node_modules", "@pulumi", "command"))).toBe(false);
+  test("the tarball holds only the built library, its types, README and LICENSE", () => {
+    const listed = run("tar", ["-tzf", tarball], project).trim().split("\n").sort();
+    const unexpected = listed.filter(
+      (f) =>
+        !["package/package.json", "package/README.md", "package/LICENSE"].includes(f) &&
+        !/^package\/dist\/provider\/.+(\.js|\.d\.ts)$/.test(f),
+    );
+    expect(unexpected).toEqual([]);
+    expect(listed).toEqual(expect.arrayContaining(["package/LICENSE", "package/dist/provider/index.d.ts"]));
   });
 
-  test("pulumi up creates the service and real server; traffic flows; pulumi destroy leaves the hosts as they were", async () => {
+  test("the project has one @pulumi/pulumi and no @pulumi/command; examples/dr typechecks in it", () => {
+    const installed = path.join(project, "node_modules", "lvs-pulumi");
+    expect(fs.existsSync(path.join(installed, "dist", "provider", "runtime", "index.js"))).toBe(true);
+    expect(fs.existsSync(path.join(installed, "node_modules", "@pulumi", "pulumi"))).toBe(false);
+    expect(fs.existsSync(path.join(project, "node_modules", "@pulumi", "command"))).toBe(false);
+    // Throws with tsc's errors when the program does not typecheck against the packed types.
+    run("npx", ["tsc", "--noEmit", "-p", "."], project);
+  });
+
+  test("pulumi preview lists the creates and changes no host; up serves; destroy leaves the hosts as they were", async () => {
+    const creates = [
+      "+ lvs:Director dir1 create",
+      "+ lvs:RealServer rs1 create",
+      "+ lvs:RealServer rs2 create",
+      "+ lvs:VirtualService web create",
+    ];
+    const preview = await stack.preview();
+    expect(preview.steps.map(describeStep).sort()).toEqual(creates);
+    for (const h of HOSTS) expect({ host: h, state: await hostSnapshot(h) }).toEqual({ host: h, state: before[h] });
+
     const up = await stack.up();
-    expect(up.steps.map(describeStep).sort()).toEqual(
-      ["+ lvs:Director edge create", "+ lvs:RealServer web-rs2 create", "+ lvs:VirtualService web create"].sort(),
-    );
-    expect(up.outputs.kernel).toMatch(/^\d+\.\d+/);
-    expect(tally(await fetchThroughVip(VIP, 80, 6))).toEqual({ rs2: 6 });
+    expect(up.steps.map(describeStep).sort()).toEqual(creates);
+    expect(tally(await fetchThroughVip(VIP, 80, 6))).toEqual({ rs1: 4, rs2: 2 });
 
     const again = await stack.up();
-    expect(again.steps.map((s) => s.op)).toEqual(["same", "same", "same"]);
+    expect(again.steps.map((s) => s.op)).toEqual(["same", "same", "same", "same"]);
 
     const destroyed = await stack.destroy();
-    expect(destroyed.steps).toHaveLength(3);
+    expect(destroyed.steps).toHaveLength(4);
     for (const h of HOSTS) expect({ host: h, state: await hostSnapshot(h) }).toEqual({ host: h, state: before[h] });
   }, 900_000);
 });

@@ -94,7 +94,7 @@ export class LabStack {
     const kinds = Object.keys(TYPES) as ResourceKind[];
     const texts = await Promise.all(kinds.map((kind) => serializeProvider(providerFor(kind))));
     const providers = Object.fromEntries(kinds.map((kind, i) => [kind, texts[i]])) as Record<ResourceKind, string>;
-    if (process.env.LVS_PULUMI_DEBUG === "1") {
+    if (process.env.LVS_TEST_PROVIDER_LOG === "1") {
       // Troubleshooting: the provider host's log lines, kept current in a file while the test runs.
       const logFile = path.join(os.tmpdir(), `lvs-provider-host-${host.pid}.log`);
       setInterval(() => fs.writeFileSync(logFile, host.logs.map((l) => l.line).join("\n")), 2000).unref();

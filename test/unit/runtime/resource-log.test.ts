@@ -7,7 +7,7 @@ const URN_B = "urn:pulumi:test::lvs-pulumi::pulumi-nodejs:dynamic/lvs:Director::
 /** Each log line as pulumi.log got it: level, message and the URN of its resource, if any. */
 let lines: Promise<{ level: string; message: string; urn?: string }>[];
 
-function record(level: "info" | "warn") {
+function record(level: "debug" | "info" | "warn") {
   const logged: typeof pulumi.log.warn = (message, resource) => {
     const urn = resource ? new Promise<string>((resolve) => resource.urn.apply(resolve)) : undefined;
     lines.push(Promise.resolve(urn).then((u) => ({ level, message, ...(u ? { urn: u } : {}) })));
@@ -18,12 +18,12 @@ function record(level: "info" | "warn") {
 
 beforeEach(() => {
   lines = [];
+  record("debug");
   record("info");
   record("warn");
 });
 afterEach(() => {
   jest.restoreAllMocks();
-  delete process.env.LVS_PULUMI_DEBUG;
 });
 
 test("a line logged during an operation belongs to its resource; concurrent operations each to their own", async () => {
@@ -58,11 +58,9 @@ test("without a URN (state from before __urn, or none given) the operation runs,
   await expect(asResource(URN_A, () => Promise.reject(new Error("failed")))).rejects.toThrow("failed");
 });
 
-test("debug lines (every remote command) are logged only with LVS_PULUMI_DEBUG=1, as info", async () => {
-  await asResource(URN_A, async () => resourceLogger.debug("ipvsadm -Sn"));
-  process.env.LVS_PULUMI_DEBUG = "1";
+test("debug lines (every remote command) go to the engine at its debug level, for `pulumi up --debug`", async () => {
   await asResource(URN_A, async () => resourceLogger.debug("ipvsadm -Ln"));
-  expect(await Promise.all(lines)).toEqual([{ level: "info", message: "ipvsadm -Ln", urn: URN_A }]);
+  expect(await Promise.all(lines)).toEqual([{ level: "debug", message: "ipvsadm -Ln", urn: URN_A }]);
 });
 
 describe("connectLogToEngine", () => {
