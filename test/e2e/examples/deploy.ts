@@ -5,8 +5,8 @@ import * as fs from "fs";
 import * as os from "os";
 import * as path from "path";
 import { PulumiStack, RunResult } from "../../harness/cli/stack";
-import { fetchThroughVip, LabConnection, labHosts, tally } from "../../lab/lab";
-import { hostSnapshot } from "../provider/fixture";
+import { fetchThroughVip, labHosts, tally } from "../../lab/lab";
+import { hostSnapshot, sudoUserConnectionTo } from "../provider/fixture";
 
 const examplesDir = path.resolve(__dirname, "../../../examples");
 
@@ -14,14 +14,8 @@ const examplesDir = path.resolve(__dirname, "../../../examples");
 export function labHostsConfig(): string {
   const { hosts, sudoUser } = labHosts();
   const privateKey = fs.readFileSync(sudoUser.privateKeyPath, "utf8");
-  const asSudoUser = (c: LabConnection) => ({ host: c.host, port: c.port, user: sudoUser.user, hostKey: c.hostKey });
   return JSON.stringify(
-    Object.fromEntries(
-      Object.entries(hosts).map(([name, { connection }]) => [
-        name,
-        { ...asSudoUser(connection), privateKey, sudo: true, proxy: { ...asSudoUser(connection.proxy!), privateKey } },
-      ]),
-    ),
+    Object.fromEntries(Object.keys(hosts).map((name) => [name, sudoUserConnectionTo(name, { privateKey })])),
   );
 }
 

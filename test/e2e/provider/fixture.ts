@@ -26,20 +26,25 @@ export function connectionTo(host: string): PropertyMap {
 }
 
 /**
- * A lab host's connection as production often has it: the non-root user with sudo, its key only in an ssh-agent
- * (no key or password in the inputs), through the jump host as the same user.
+ * A lab host's connection as the non-root user with sudo, through the jump host as the same user; `credentials`
+ * (its key, or an agent socket) go to both.
  */
-export function sudoAgentConnectionTo(host: string, agentSocketPath: string): PropertyMap {
+export function sudoUserConnectionTo(host: string, credentials: PropertyMap): PropertyMap {
   const { hosts, sudoUser } = labHosts();
   const toInput = (c: LabConnection): PropertyMap => ({
     host: c.host,
     port: c.port,
     user: sudoUser.user,
-    agentSocketPath,
+    ...credentials,
     hostKey: c.hostKey,
   });
   const connection = hosts[host].connection;
   return { ...toInput(connection), sudo: true, proxy: toInput(connection.proxy!) };
+}
+
+/** As production often has it: the sudo user's key only in an ssh-agent (no key or password in the inputs). */
+export function sudoAgentConnectionTo(host: string, agentSocketPath: string): PropertyMap {
+  return sudoUserConnectionTo(host, { agentSocketPath });
 }
 
 export interface Declared {
